@@ -1,0 +1,12 @@
+// The subcommands. Each registers its options on the CLI11 app and returns the exit code
+// through `exit_code` when it runs.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace rulebook::cli {
+
+void add_check_command(CLI::App& app, int& exit_code);
+void add_fmt_command(CLI::App& app, int& exit_code);
+
+}  // namespace rulebook::cli

@@ -1,0 +1,28 @@
+// rulebook: a rules language for card games, its interpreter and its verifier.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "output.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"rulebook: write card-game rules as text, check them, play and verify them"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("rulebook 0.1.0"));
+  int exit_code = rulebook::cli::kExitOk;
+  rulebook::cli::add_check_command(app, exit_code);
+  rulebook::cli::add_fmt_command(app, exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return rulebook::cli::kExitBadInput;
+  }
+  return exit_code;
+}

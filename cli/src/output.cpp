@@ -1,0 +1,82 @@
+// Output helpers: diagnostics to the terminal or as JSON, and atomic file writes.
+#include "output.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+
+namespace rulebook::cli {
+
+bool stderr_wants_color() {
+  const char* no_color = std::getenv("NO_COLOR");
+  if (no_color != nullptr && no_color[0] != '\0') return false;
+  return isatty(STDERR_FILENO) != 0;
+}
+
+void print_diagnostics(const grammar::Diagnostics& diagnostics,
+                       const grammar::SourceManager& sources, OutputFormat format) {
+  if (format == OutputFormat::kJson) {
+    fmt::print("{}\n", grammar::render_json(diagnostics.items(), sources));
+    return;
+  }
+  const bool color = stderr_wants_color();
+  for (const grammar::Diagnostic& d : diagnostics.items()) {
+    fmt::print(stderr, "{}", grammar::render_text(d, sources, color));
+  }
+  const std::size_t errors = diagnostics.error_count();
+  const std::size_t warnings = diagnostics.warning_count();
+  if (errors + warnings != 0) {
+    fmt::print(stderr, "{} error{}, {} warning{}\n", errors, errors == 1 ? "" : "s", warnings,
+               warnings == 1 ? "" : "s");
+  }
+}
+
+std::string write_file_atomically(const std::string& path, const std::string& content) {
+  namespace fs = std::filesystem;
+  const fs::path target(path);
+  fs::path dir = target.parent_path();
+  if (dir.empty()) dir = ".";
+  std::string pattern = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
+  std::vector<char> name(pattern.begin(), pattern.end());
+  name.push_back('\0');
+  const int fd = mkstemp(name.data());
+  if (fd < 0) return fmt::format("cannot create a temporary file in '{}': {}", dir.string(), std::strerror(errno));
+  const std::string temp(name.data());
+  std::size_t written = 0;
+  while (written < content.size()) {
+    const ssize_t n = ::write(fd, content.data() + written, content.size() - written);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const std::string err = std::strerror(errno);
+      ::close(fd);
+      ::unlink(temp.c_str());
+      return fmt::format("cannot write '{}': {}", temp, err);
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  // Keep the original file's permissions when replacing it.
+  std::error_code ec;
+  const auto status = fs::status(target, ec);
+  if (!ec && fs::exists(status)) fs::permissions(temp, status.permissions(), ec);
+  else fs::permissions(temp, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
+                                 fs::perms::others_read, ec);
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    ::unlink(temp.c_str());
+    return fmt::format("cannot write '{}': {}", temp, std::strerror(errno));
+  }
+  if (std::rename(temp.c_str(), path.c_str()) != 0) {
+    const std::string err = std::strerror(errno);
+    ::unlink(temp.c_str());
+    return fmt::format("cannot replace '{}': {}", path, err);
+  }
+  return {};
+}
+
+}  // namespace rulebook::cli

@@ -1,0 +1,31 @@
+// Output helpers shared by the commands: colour choice, diagnostics printing, exit codes,
+// and writing files safely (temporary file, then rename).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "rulebook/grammar/diagnostic.hpp"
+
+namespace rulebook::cli {
+
+// Exit codes scripts can rely on.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFinding = 1;   // errors in the rules, a refuted property
+inline constexpr int kExitBadInput = 2;  // unreadable file, bad arguments
+
+enum class OutputFormat { kText, kJson };
+
+// Colour on a terminal unless NO_COLOR is set.
+bool stderr_wants_color();
+
+// Prints diagnostics to stderr (text) or stdout (JSON), followed in text mode by a summary
+// line such as "2 errors, 1 warning" when there is anything to report.
+void print_diagnostics(const grammar::Diagnostics& diagnostics,
+                       const grammar::SourceManager& sources, OutputFormat format);
+
+// Writes `content` to `path` through a temporary file in the same folder and a rename, so
+// that the file is either the old one or the complete new one. Returns an error message.
+std::string write_file_atomically(const std::string& path, const std::string& content);
+
+}  // namespace rulebook::cli

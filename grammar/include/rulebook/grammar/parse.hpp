@@ -1,0 +1,35 @@
+// Parsing: rule text to AST. PEGTL stays behind this header so its templates compile once.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "rulebook/grammar/ast.hpp"
+#include "rulebook/grammar/diagnostic.hpp"
+#include "rulebook/grammar/source.hpp"
+
+namespace rulebook::grammar {
+
+// The most syntax errors reported for one file before the parser gives up.
+inline constexpr std::size_t kMaxSyntaxErrors = 25;
+
+// Parses one file. Syntax errors go to `diagnostics`, several per run: after an error the
+// parser skips to the next statement or declaration and goes on. The tree holds everything
+// that parsed; it is only meaningful when no error was reported.
+ast::RulesFile parse_rules(const SourceManager& sources, FileId file, Diagnostics& diagnostics);
+
+// A comment as written (`# ...`, without the newline), for the formatter.
+struct Comment {
+  std::size_t begin = 0;
+  std::size_t end = 0;
+  std::uint32_t line = 0;
+};
+
+// Every comment of a file in order, skipping '#' inside strings.
+std::vector<Comment> scan_comments(const SourceFile& file);
+
+// Number of problems PEGTL's grammar analysis finds (left recursion, loops that consume
+// nothing); 0 for a sound grammar. Used by the tests.
+std::size_t analyze_grammar();
+
+}  // namespace rulebook::grammar

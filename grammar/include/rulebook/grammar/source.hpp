@@ -1,0 +1,57 @@
+// Source files and spans. Every AST node carries a SourceSpan so that meaning errors,
+// logs and verifier findings point at the rule text exactly as syntax errors do.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rulebook::grammar {
+
+using FileId = std::uint32_t;
+
+// A half-open byte range [begin, end) in one file, with the 1-based line and column of
+// both ends. Columns count bytes, as compilers do.
+struct SourceSpan {
+  FileId file = 0;
+  std::size_t begin = 0;
+  std::size_t end = 0;
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+  std::uint32_t end_line = 0;
+  std::uint32_t end_column = 0;
+
+  [[nodiscard]] bool valid() const { return line != 0; }
+};
+
+// One loaded file: its display path and its text, with line starts for quick lookup.
+struct SourceFile {
+  std::string path;
+  std::string text;
+  std::vector<std::size_t> line_starts;
+
+  SourceFile(std::string path_, std::string text_);
+  [[nodiscard]] std::string_view line_text(std::uint32_t line) const;
+  [[nodiscard]] std::uint32_t line_count() const {
+    return static_cast<std::uint32_t>(line_starts.size());
+  }
+};
+
+// Owns every file read in one run; FileIds index into it.
+class SourceManager {
+ public:
+  FileId add(std::string path, std::string text);
+  [[nodiscard]] const SourceFile& file(FileId id) const { return files_.at(id); }
+  [[nodiscard]] std::size_t size() const { return files_.size(); }
+
+ private:
+  std::vector<SourceFile> files_;
+};
+
+// Reads a whole file; nullopt with `error` set when it cannot be read.
+std::optional<std::string> read_file(const std::string& path, std::string& error);
+
+}  // namespace rulebook::grammar

@@ -1,0 +1,79 @@
+// The checker's shared state: the symbol table being built and the scopes of local names.
+// resolve.cpp fills the global table from declarations; typecheck.cpp types expressions
+// and statements against it.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "rulebook/grammar/check.hpp"
+
+namespace rulebook::grammar {
+
+// A local name: binder, loop variable, `let`, `choose`, parameter.
+struct Local {
+  std::string name;
+  Type type;
+  SourceSpan span;
+};
+
+// What statements may do where they stand.
+struct StmtContext {
+  bool in_simultaneous = false;   // only choices and records of them
+  bool in_round = false;
+};
+
+class Checker {
+ public:
+  explicit Checker(Diagnostics& diagnostics) : diagnostics_(diagnostics) {}
+
+  std::optional<Program> run(ast::RulesFile file);
+
+  // ---- resolve.cpp ----
+  void declare_builtins();
+  void declare_globals();
+  void check_declarations();
+  void check_policies();
+  void warn_unused_definitions();
+  bool define(Symbol symbol);
+
+  // ---- typecheck.cpp ----
+  Type expr(const ast::Expr& e);
+  Type expect(const ast::Expr& e, const Type& expected, const char* what);
+  Type expect_collection(const ast::Expr& e, const char* what);
+  void block(const ast::Block& b, StmtContext context);
+  void stmt(const ast::Stmt& s, StmtContext context);
+  Type def_type(const std::string& name);
+  Type call(const ast::Call& node, SourceSpan span);
+  Type binary(const ast::Binary& node, SourceSpan span);
+  void order(const ast::Order& o, const Type& domain, const ast::Expr& domain_expr);
+  void assignable_target(const ast::Expr& target, const Type& value_type, bool must_be_int,
+                         const char* verb);
+  void zone_target(const ast::Expr& target, bool placed);
+  Type resolve_type(const ast::TypeExpr& t);
+
+  // ---- scopes ----
+  void push_scope() { scopes_.emplace_back(); }
+  void pop_scope() { scopes_.pop_back(); }
+  void bind(const ast::Ident& name, Type type);
+  const Local* find_local(const std::string& name) const;
+  const Symbol* find_global(const std::string& name) const;
+  std::string suggestion(const std::string& name) const;
+  void unknown_name(const std::string& name, SourceSpan span);
+
+  Diagnostics& diagnostics_;
+  Program program_;
+  std::vector<std::vector<Local>> scopes_;
+  std::set<std::string> used_defs_;
+  std::vector<std::string> def_stack_;                 // for recursion detection
+  std::map<std::string, Type> def_types_;              // inferred result types
+  std::map<std::string, std::vector<Local>> choose_scopes_;  // label -> locals at the choice
+  std::map<std::string, Type> choose_types_;           // label -> chosen element type
+  std::map<std::string, SourceSpan> loop_labels_;      // labels of loop statements
+  std::string pending_label_;                          // label of the statement being checked
+};
+
+}  // namespace rulebook::grammar

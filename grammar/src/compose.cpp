@@ -1,0 +1,209 @@
+// Variant composition: a variant names its base ruleset and overrides options, labelled
+// rules and definitions; it never copies the base. Also the file loader that drives
+// parse -> compose -> check.
+#include <filesystem>
+#include <functional>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "rulebook/grammar/check.hpp"
+#include "rulebook/grammar/load.hpp"
+#include "rulebook/grammar/parse.hpp"
+
+namespace rulebook::grammar {
+
+namespace {
+
+constexpr int kMaxVariantDepth = 16;
+
+// Calls `visit` on every statement of a block, depth first, until it returns true.
+bool walk_stmts(ast::Block& block, const std::function<bool(ast::Stmt&)>& visit);
+
+bool walk_stmt(ast::Stmt& s, const std::function<bool(ast::Stmt&)>& visit) {
+  if (visit(s)) return true;
+  return std::visit(
+      [&](auto& node) -> bool {
+        using T = std::decay_t<decltype(node)>;
+        if constexpr (std::is_same_v<T, ast::RuleStmt>) {
+          return walk_stmt(*node.body, visit);
+        } else if constexpr (std::is_same_v<T, ast::PhaseStmt> || std::is_same_v<T, ast::RepeatStmt> ||
+                             std::is_same_v<T, ast::WhileStmt> || std::is_same_v<T, ast::ForEachStmt> ||
+                             std::is_same_v<T, ast::SimultaneousStmt>) {
+          return walk_stmts(node.body, visit);
+        } else if constexpr (std::is_same_v<T, ast::IfStmt>) {
+          for (ast::IfBranch& branch : node.branches) {
+            if (walk_stmts(branch.body, visit)) return true;
+          }
+          return node.else_body && walk_stmts(*node.else_body, visit);
+        } else {
+          return false;
+        }
+      },
+      s.node);
+}
+
+bool walk_stmts(ast::Block& block, const std::function<bool(ast::Stmt&)>& visit) {
+  for (ast::Stmt& s : block.stmts) {
+    if (walk_stmt(s, visit)) return true;
+  }
+  return false;
+}
+
+// The labelled rule `label` anywhere in the file's setup and round blocks.
+ast::Stmt* find_rule(ast::RulesFile& file, const std::string& label) {
+  ast::Stmt* found = nullptr;
+  auto visit = [&](ast::Stmt& s) {
+    const auto* rule = std::get_if<ast::RuleStmt>(&s.node);
+    if (rule != nullptr && rule->label.text == label) {
+      found = &s;
+      return true;
+    }
+    return false;
+  };
+  for (ast::Decl& decl : file.decls) {
+    if (auto* setup = std::get_if<ast::SetupDecl>(&decl.node)) {
+      if (walk_stmts(setup->body, visit)) break;
+    } else if (auto* round = std::get_if<ast::RoundDecl>(&decl.node)) {
+      if (walk_stmts(round->body, visit)) break;
+    }
+  }
+  return found;
+}
+
+}  // namespace
+
+ast::RulesFile apply_variant(ast::RulesFile base, const ast::RulesFile& variant,
+                             Diagnostics& diagnostics) {
+  ast::RulesFile out = std::move(base);
+  const SourceSpan base_title_span = out.title_span;
+  const std::string base_title = out.title;
+  out.kind = ast::FileKind::kGame;
+  out.title = variant.title;
+  out.title_span = variant.title_span;
+  std::map<std::string, SourceSpan> overridden;
+  auto first_override = [&](const std::string& key, const SourceSpan& span) {
+    auto [it, inserted] = overridden.try_emplace(key, span);
+    if (!inserted) {
+      diagnostics.error(span, fmt::format("the variant overrides {} twice", key))
+          .notes.push_back({it->second, "the first override is here"});
+    }
+    return inserted;
+  };
+  auto missing = [&](const SourceSpan& span, const std::string& what) {
+    diagnostics.error(span, fmt::format("the variant overrides {} that the base ruleset does not have", what))
+        .notes.push_back({base_title_span, fmt::format("the base ruleset is \"{}\"", base_title)});
+  };
+  for (const ast::Decl& decl : variant.decls) {
+    if (const auto* option = std::get_if<ast::OptionOverride>(&decl.node)) {
+      const std::string key = fmt::format("option '{}'", option->name.text);
+      if (!first_override(key, decl.span)) continue;
+      bool found = false;
+      for (ast::Decl& target : out.decls) {
+        auto* o = std::get_if<ast::OptionDecl>(&target.node);
+        if (o != nullptr && o->name.text == option->name.text) {
+          o->default_value = option->value;
+          found = true;
+        }
+      }
+      if (!found) missing(option->name.span, key);
+    } else if (const auto* rule = std::get_if<ast::RuleOverride>(&decl.node)) {
+      const auto& label = std::get<ast::RuleStmt>(rule->rule.node).label;
+      const std::string key = fmt::format("rule '{}'", label.text);
+      if (!first_override(key, decl.span)) continue;
+      if (ast::Stmt* target = find_rule(out, label.text)) {
+        *target = rule->rule;
+      } else {
+        missing(label.span, key);
+      }
+    } else if (const auto* def = std::get_if<ast::DefOverride>(&decl.node)) {
+      const std::string key = fmt::format("definition '{}'", def->def.name.text);
+      if (!first_override(key, decl.span)) continue;
+      bool found = false;
+      for (ast::Decl& target : out.decls) {
+        auto* d = std::get_if<ast::DefDecl>(&target.node);
+        if (d != nullptr && d->name.text == def->def.name.text) {
+          target = ast::Decl{def->def, decl.span};
+          found = true;
+          break;
+        }
+      }
+      if (!found) missing(def->def.name.span, key);
+    } else {
+      out.decls.push_back(decl);
+    }
+  }
+  return out;
+}
+
+namespace {
+
+// Parses `path` and, for a variant, composes it with its base (recursively).
+std::optional<ast::RulesFile> load_composed(const std::string& path, SourceManager& sources,
+                                            Diagnostics& diagnostics, std::set<std::string>& chain,
+                                            const SourceSpan& requested_at, bool& unreadable,
+                                            std::string* base_title) {
+  std::string error;
+  std::optional<std::string> text = read_file(path, error);
+  if (!text) {
+    // An unreadable ruleset on the command line is bad input (exit 2); a base path that
+    // does not resolve is an error in the variant's text, reported at the path.
+    unreadable = !requested_at.valid();
+    if (requested_at.valid()) {
+      diagnostics.error(requested_at, fmt::format("cannot read base ruleset '{}': {}", path, error));
+    } else {
+      diagnostics.error(SourceSpan{}, fmt::format("cannot read '{}': {}", path, error));
+    }
+    return std::nullopt;
+  }
+  const FileId id = sources.add(path, std::move(*text));
+  const std::size_t errors_before = diagnostics.error_count();
+  ast::RulesFile file = parse_rules(sources, id, diagnostics);
+  if (diagnostics.error_count() != errors_before) return std::nullopt;
+  if (file.kind == ast::FileKind::kGame) return file;
+
+  std::error_code ec;
+  const std::filesystem::path base =
+      std::filesystem::path(path).parent_path() / std::filesystem::path(file.base_path);
+  const std::string canonical = std::filesystem::weakly_canonical(base, ec).string();
+  if (chain.count(canonical) != 0 || chain.size() >= kMaxVariantDepth) {
+    diagnostics.error(file.base_span, fmt::format("variant chain through '{}' loops back on itself or is "
+                                                  "deeper than {}", file.base_path, kMaxVariantDepth));
+    return std::nullopt;
+  }
+  chain.insert(canonical);
+  std::optional<ast::RulesFile> composed_base =
+      load_composed(base.lexically_normal().string(), sources, diagnostics, chain, file.base_span,
+                    unreadable, nullptr);
+  if (!composed_base) return std::nullopt;
+  if (base_title != nullptr) *base_title = composed_base->title;
+  return apply_variant(std::move(*composed_base), file, diagnostics);
+}
+
+}  // namespace
+
+LoadResult load_ruleset(const std::string& path, SourceManager& sources, Diagnostics& diagnostics) {
+  LoadResult result;
+  std::set<std::string> chain;
+  std::error_code ec;
+  chain.insert(std::filesystem::weakly_canonical(path, ec).string());
+  bool unreadable = false;
+  std::string base_title;
+  const std::size_t errors_before = diagnostics.error_count();
+  std::optional<ast::RulesFile> file =
+      load_composed(path, sources, diagnostics, chain, SourceSpan{}, unreadable, &base_title);
+  if (unreadable) {
+    result.status = LoadStatus::kUnreadable;
+    return result;
+  }
+  if (!file || diagnostics.error_count() != errors_before) {
+    result.status = LoadStatus::kErrors;
+    return result;
+  }
+  result.program = check_program(std::move(*file), diagnostics);
+  if (result.program) result.program->base_title = base_title;
+  result.status = result.program ? LoadStatus::kOk : LoadStatus::kErrors;
+  return result;
+}
+
+}  // namespace rulebook::grammar

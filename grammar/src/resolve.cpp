@@ -1,0 +1,334 @@
+// Resolution: builtins and global declarations into the symbol table, declaration-level
+// rules (exactly one round, seats against players, option ranges), policies, and the
+// warning for unused definitions.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "checker.hpp"
+
+namespace rulebook::grammar {
+
+namespace {
+
+// Builtin functions; their names cannot be redefined.
+const char* const kBuiltinFunctions[] = {
+    "count", "empty", "top", "bottom", "rank", "suit", "color", "kind", "face_up", "face_down",
+    "index", "left_of", "right_of", "opposite", "distance", "subsets", "max", "min"};
+
+template <typename T>
+const T* as(const ast::Decl& d) {
+  return std::get_if<T>(&d.node);
+}
+
+}  // namespace
+
+bool is_builtin_function(const std::string& name) {
+  return std::find(std::begin(kBuiltinFunctions), std::end(kBuiltinFunctions), name) !=
+         std::end(kBuiltinFunctions);
+}
+
+std::optional<Program> check_program(ast::RulesFile file, Diagnostics& diagnostics) {
+  Checker checker(diagnostics);
+  return checker.run(std::move(file));
+}
+
+std::optional<Program> Checker::run(ast::RulesFile file) {
+  const std::size_t errors_before = diagnostics_.error_count();
+  program_.file = std::move(file);
+  declare_builtins();
+  declare_globals();
+  check_declarations();
+  check_policies();
+  warn_unused_definitions();
+  if (diagnostics_.error_count() != errors_before) return std::nullopt;
+  return std::move(program_);
+}
+
+bool Checker::define(Symbol symbol) {
+  if (is_builtin_function(symbol.name)) {
+    diagnostics_.error(symbol.span,
+                       fmt::format("'{}' is a builtin function and cannot be redefined", symbol.name));
+    return false;
+  }
+  auto [it, inserted] = program_.globals.try_emplace(symbol.name, symbol);
+  if (!inserted) {
+    const Symbol& previous = it->second;
+    Diagnostic& d = diagnostics_.error(symbol.span, fmt::format("'{}' is already defined", symbol.name));
+    if (previous.builtin) {
+      d.message = fmt::format("'{}' is a builtin name and cannot be redefined", symbol.name);
+    } else {
+      d.notes.push_back({previous.span, fmt::format("'{}' was first defined here", symbol.name)});
+    }
+    return false;
+  }
+  return true;
+}
+
+void Checker::declare_builtins() {
+  program_.enums.push_back(EnumInfo{"suit", {"clubs", "diamonds", "hearts", "spades"}, true, {}});
+  program_.enums.push_back(EnumInfo{"color", {"red", "black"}, true, {}});
+  program_.enums.push_back(EnumInfo{"kind", {"standard", "joker"}, true, {}});
+  for (const EnumInfo& e : program_.enums) {
+    for (std::size_t i = 0; i < e.values.size(); ++i) {
+      Symbol s{Symbol::Kind::kEnumValue, e.values[i], Type::enumeration(e.name), false, 0,
+               static_cast<std::int64_t>(i), true, {}};
+      program_.globals.emplace(s.name, s);
+    }
+  }
+  auto constant = [&](const char* name, Type type, std::int64_t value) {
+    program_.globals.emplace(name, Symbol{Symbol::Kind::kConstant, name, std::move(type), false, 0,
+                                          value, true, {}});
+  };
+  // Face card ranks, so that rules read `rank(c) == queen`.
+  constant("jack", Type::integer(), 11);
+  constant("queen", Type::integer(), 12);
+  constant("king", Type::integer(), 13);
+  constant("ace", Type::integer(), 14);
+  constant("num_players", Type::integer(), 0);
+  constant("num_seats", Type::integer(), 0);
+  constant("all_cards", Type::set_of(Type::card()), 0);
+  program_.globals.emplace("box", Symbol{Symbol::Kind::kZone, "box", Type::zone(), false, 0, 0, true, {}});
+  program_.globals.emplace("automated", Symbol{Symbol::Kind::kVar, "automated", Type::boolean(),
+                                               true, 0, 0, true, {}});
+}
+
+void Checker::declare_globals() {
+  const ast::RulesFile& file = program_.file;
+  const ast::PlayersDecl* players = nullptr;
+  SourceSpan players_span;
+  std::optional<SourceSpan> seats_span, cards_span, setup_span, round_span, policy_span;
+  std::map<std::string, SourceSpan> invariants;
+
+  auto once = [&](std::optional<SourceSpan>& seen, const SourceSpan& here, const char* what) {
+    if (seen) {
+      diagnostics_.error(here, fmt::format("a ruleset has at most one {}", what))
+          .notes.push_back({*seen, "the first one is here"});
+      return false;
+    }
+    seen = here;
+    return true;
+  };
+
+  for (std::size_t index = 0; index < file.decls.size(); ++index) {
+    const ast::Decl& decl = file.decls[index];
+    if (const auto* p = as<ast::PlayersDecl>(decl)) {
+      if (players != nullptr) {
+        diagnostics_.error(decl.span, "a ruleset has at most one 'players' declaration")
+            .notes.push_back({players_span, "the first one is here"});
+        continue;
+      }
+      players = p;
+      players_span = decl.span;
+      if (p->min < 1 || p->max < p->min) {
+        diagnostics_.error(decl.span, fmt::format("the player range {}..{} is empty or below 1",
+                                                  p->min, p->max));
+      } else if (p->max > 64) {
+        diagnostics_.error(decl.span, "at most 64 players are supported");
+      }
+      program_.players_min = p->min;
+      program_.players_max = p->max;
+    } else if (const auto* s = as<ast::SeatsDecl>(decl)) {
+      if (!once(seats_span, decl.span, "'seats' declaration")) continue;
+      program_.seats = s->count;
+    } else if (const auto* c = as<ast::CardsDecl>(decl)) {
+      if (!once(cards_span, decl.span, "'cards' declaration")) continue;
+      if (c->jokers && *c->jokers > 8) {
+        diagnostics_.error(c->jokers_span, "at most 8 jokers are supported");
+      }
+      for (const ast::CardKindItem& item : c->kinds) {
+        auto& kinds = program_.enums[2].values;
+        Symbol sym{Symbol::Kind::kCardKind, item.name.text, Type::enumeration("kind"), false,
+                   index, static_cast<std::int64_t>(kinds.size()), false, item.name.span};
+        if (define(sym)) kinds.push_back(item.name.text);
+      }
+      if (!c->standard52 && !c->jokers && c->kinds.empty()) {
+        diagnostics_.error(decl.span, "the card list is empty");
+      }
+    } else if (const auto* e = as<ast::EnumDecl>(decl)) {
+      const bool clash = std::any_of(program_.enums.begin(), program_.enums.end(),
+                                     [&](const EnumInfo& info) { return info.name == e->name.text; });
+      if (clash) {
+        Diagnostic& d = diagnostics_.error(e->name.span, fmt::format("enum '{}' is already defined", e->name.text));
+        for (const EnumInfo& info : program_.enums) {
+          if (info.name == e->name.text && !info.builtin) d.notes.push_back({info.span, "the first one is here"});
+          if (info.name == e->name.text && info.builtin) d.message = fmt::format("'{}' is a builtin enum", e->name.text);
+        }
+        continue;
+      }
+      EnumInfo info{e->name.text, {}, false, e->name.span};
+      for (const ast::Ident& value : e->values) {
+        Symbol sym{Symbol::Kind::kEnumValue, value.text, Type::enumeration(e->name.text), false,
+                   index, static_cast<std::int64_t>(info.values.size()), false, value.span};
+        if (define(sym)) info.values.push_back(value.text);
+      }
+      program_.enums.push_back(std::move(info));
+    } else if (const auto* z = as<ast::ZoneDecl>(decl)) {
+      define(Symbol{Symbol::Kind::kZone, z->name.text, Type::zone(), z->param.has_value(), index, 0,
+                    false, z->name.span});
+    } else if (const auto* v = as<ast::VarDecl>(decl)) {
+      define(Symbol{Symbol::Kind::kVar, v->name.text, Type::error(), v->param.has_value(), index, 0,
+                    false, v->name.span});
+    } else if (const auto* o = as<ast::OptionDecl>(decl)) {
+      define(Symbol{Symbol::Kind::kOption, o->name.text, Type::error(), false, index, 0, false,
+                    o->name.span});
+    } else if (const auto* d = as<ast::DefDecl>(decl)) {
+      define(Symbol{Symbol::Kind::kDef, d->name.text, Type::error(), false, index, 0, false,
+                    d->name.span});
+    } else if (const auto* sc = as<ast::ScoreDecl>(decl)) {
+      define(Symbol{Symbol::Kind::kScore, sc->name.text, Type::integer(), true, index, 0, false,
+                    sc->name.span});
+    } else if (as<ast::SetupDecl>(decl) != nullptr) {
+      once(setup_span, decl.span, "'setup' block");
+    } else if (as<ast::RoundDecl>(decl) != nullptr) {
+      once(round_span, decl.span, "'round' block");
+    } else if (as<ast::PolicyDecl>(decl) != nullptr) {
+      once(policy_span, decl.span, "'policy' (it applies to every automated seat)");
+    } else if (const auto* inv = as<ast::InvariantDecl>(decl)) {
+      auto [it, inserted] = invariants.try_emplace(inv->name.text, inv->name.span);
+      if (!inserted) {
+        diagnostics_.error(inv->name.span, fmt::format("invariant '{}' is already defined", inv->name.text))
+            .notes.push_back({it->second, "the first one is here"});
+      }
+    } else if (as<ast::OptionOverride>(decl) != nullptr || as<ast::RuleOverride>(decl) != nullptr ||
+               as<ast::DefOverride>(decl) != nullptr) {
+      diagnostics_.error(decl.span, "'override' is only allowed in a variant file");
+    }
+  }
+
+  if (players == nullptr) {
+    diagnostics_.error(file.title_span, "the ruleset has no 'players' declaration (for example 'players 2..4')");
+  }
+  if (!cards_span) diagnostics_.error(file.title_span, "the ruleset has no 'cards' declaration");
+  if (!round_span) diagnostics_.error(file.title_span, "the ruleset has no 'round' block");
+  if (seats_span) {
+    if (program_.seats < program_.players_max) {
+      diagnostics_.error(*seats_span, fmt::format("{} seats cannot hold up to {} players",
+                                                  program_.seats, program_.players_max));
+    } else if (program_.seats > 64) {
+      diagnostics_.error(*seats_span, "at most 64 seats are supported");
+    }
+  } else {
+    program_.seats = program_.players_max;
+  }
+}
+
+void Checker::check_declarations() {
+  const ast::RulesFile& file = program_.file;
+  for (const ast::Decl& decl : file.decls) {
+    if (const auto* c = as<ast::CardsDecl>(decl)) {
+      for (const ast::CardKindItem& item : c->kinds) expect(item.count, Type::integer(), "card count");
+    } else if (const auto* v = as<ast::VarDecl>(decl)) {
+      const Type type = resolve_type(v->type);
+      program_.globals[v->name.text].type = type;
+      push_scope();
+      if (v->param) bind(*v->param, Type::player());
+      expect(v->init, type, "initial value");
+      pop_scope();
+    } else if (const auto* o = as<ast::OptionDecl>(decl)) {
+      const Type type = resolve_type(o->type);
+      if (!type.is(Type::Kind::kInt) && !type.is(Type::Kind::kBool) && !type.is(Type::Kind::kEnum) &&
+          !type.is_error()) {
+        diagnostics_.error(o->type.span, fmt::format("an option must be int, bool or an enum, not {}",
+                                                     to_string(type)));
+      }
+      program_.globals[o->name.text].type = type;
+      expect(o->default_value, type, "option default");
+      if (o->range) {
+        if (!type.is(Type::Kind::kInt)) {
+          diagnostics_.error(decl.span, "only an int option can have a range");
+        } else if (o->range->first > o->range->second) {
+          diagnostics_.error(decl.span, fmt::format("the range {}..{} is empty", o->range->first,
+                                                    o->range->second));
+        } else if (const auto* lit = std::get_if<ast::IntLit>(&o->default_value.node)) {
+          if (lit->value < o->range->first || lit->value > o->range->second) {
+            diagnostics_.error(o->default_value.span,
+                               fmt::format("the default {} is outside the range {}..{}", lit->value,
+                                           o->range->first, o->range->second));
+          }
+        }
+      }
+    }
+  }
+  // Definitions may be used before they are declared; types are inferred on demand.
+  for (const ast::Decl& decl : file.decls) {
+    if (const auto* d = as<ast::DefDecl>(decl)) def_type(d->name.text);
+  }
+  for (const ast::Decl& decl : file.decls) {
+    if (const auto* sc = as<ast::ScoreDecl>(decl)) {
+      push_scope();
+      bind(sc->param, Type::player());
+      expect(sc->value, Type::integer(), "score");
+      pop_scope();
+    } else if (const auto* setup = as<ast::SetupDecl>(decl)) {
+      block(setup->body, StmtContext{});
+    } else if (const auto* round = as<ast::RoundDecl>(decl)) {
+      block(round->body, StmtContext{false, true});
+    }
+  }
+  for (const ast::Decl& decl : file.decls) {
+    if (const auto* inv = as<ast::InvariantDecl>(decl)) {
+      expect(inv->condition, Type::boolean(), "invariant");
+    } else if (const auto* t = as<ast::TerminatesDecl>(decl)) {
+      const std::string& target = t->target.text;
+      if (target != "game" && target != "round" && loop_labels_.count(target) == 0) {
+        Diagnostic& d = diagnostics_.error(
+            t->target.span, fmt::format("'terminates {}' names no loop: expected 'game', 'round' or "
+                                        "the label of a repeat, while, until or for rule", target));
+        if (auto it = program_.rule_labels.find(target); it != program_.rule_labels.end()) {
+          d.notes.push_back({it->second, fmt::format("rule '{}' is here, and it is not a loop", target)});
+        }
+      }
+      if (t->measure) expect(*t->measure, Type::integer(), "termination measure");
+    }
+  }
+}
+
+void Checker::check_policies() {
+  for (const ast::Decl& decl : program_.file.decls) {
+    const auto* policy = as<ast::PolicyDecl>(decl);
+    if (policy == nullptr) continue;
+    std::map<std::string, SourceSpan> seen;
+    for (const ast::PolicyEntry& entry : policy->entries) {
+      auto [it, inserted] = seen.try_emplace(entry.rule.text, entry.rule.span);
+      if (!inserted) {
+        diagnostics_.error(entry.rule.span, fmt::format("the policy already has an entry for '{}'", entry.rule.text))
+            .notes.push_back({it->second, "the first one is here"});
+        continue;
+      }
+      auto scope = choose_scopes_.find(entry.rule.text);
+      if (scope == choose_scopes_.end()) {
+        auto label = program_.rule_labels.find(entry.rule.text);
+        if (label == program_.rule_labels.end()) {
+          diagnostics_.error(entry.rule.span, fmt::format("the policy names rule '{}', which does not exist",
+                                                          entry.rule.text));
+        } else {
+          diagnostics_.error(entry.rule.span, fmt::format("the policy names rule '{}', which is not a choice",
+                                                          entry.rule.text))
+              .notes.push_back({label->second, fmt::format("rule '{}' is here", entry.rule.text)});
+        }
+        continue;
+      }
+      // The entry is typed where the choice stands, plus `chooser` and `legal`.
+      push_scope();
+      for (const Local& local : scope->second) scopes_.back().push_back(local);
+      const Type element = choose_types_[entry.rule.text];
+      scopes_.back().push_back(Local{"chooser", Type::player(), entry.rule.span});
+      scopes_.back().push_back(Local{"legal", Type::set_of(element), entry.rule.span});
+      expect(entry.choice, element, "policy choice");
+      pop_scope();
+    }
+  }
+}
+
+void Checker::warn_unused_definitions() {
+  for (const ast::Decl& decl : program_.file.decls) {
+    if (const auto* d = as<ast::DefDecl>(decl)) {
+      if (used_defs_.count(d->name.text) == 0) {
+        diagnostics_.warning(d->name.span, fmt::format("definition '{}' is never used", d->name.text));
+      }
+    }
+  }
+}
+
+}  // namespace rulebook::grammar

@@ -1,0 +1,57 @@
+// Source files: loading and line lookup.
+#include "rulebook/grammar/source.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+namespace rulebook::grammar {
+
+SourceFile::SourceFile(std::string path_, std::string text_)
+    : path(std::move(path_)), text(std::move(text_)) {
+  line_starts.push_back(0);
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n') line_starts.push_back(i + 1);
+  }
+}
+
+std::string_view SourceFile::line_text(std::uint32_t line) const {
+  if (line == 0 || line > line_starts.size()) return {};
+  const std::size_t begin = line_starts[line - 1];
+  std::size_t end = line < line_starts.size() ? line_starts[line] : text.size();
+  while (end > begin && (text[end - 1] == '\n' || text[end - 1] == '\r')) --end;
+  return std::string_view(text).substr(begin, end - begin);
+}
+
+FileId SourceManager::add(std::string path, std::string text) {
+  files_.emplace_back(std::move(path), std::move(text));
+  return static_cast<FileId>(files_.size() - 1);
+}
+
+std::optional<std::string> read_file(const std::string& path, std::string& error) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status)) {
+    error = "no such file";
+    return std::nullopt;
+  }
+  if (std::filesystem::is_directory(status)) {
+    error = "is a directory";
+    return std::nullopt;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = "cannot open file (permission denied?)";
+    return std::nullopt;
+  }
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) {
+    error = "read error";
+    return std::nullopt;
+  }
+  return buffer.str();
+}
+
+}  // namespace rulebook::grammar

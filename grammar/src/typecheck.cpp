@@ -1,0 +1,709 @@
+// Type checking of expressions and statements against the symbol table: every name
+// resolved, every operand of the right type, every call with the right arity.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "checker.hpp"
+
+namespace rulebook::grammar {
+
+bool is_builtin_function(const std::string& name);
+
+namespace {
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+const char* kind_name(Symbol::Kind kind) {
+  switch (kind) {
+    case Symbol::Kind::kOption: return "option";
+    case Symbol::Kind::kVar: return "variable";
+    case Symbol::Kind::kZone: return "zone";
+    case Symbol::Kind::kDef: return "definition";
+    case Symbol::Kind::kEnumValue: return "enum value";
+    case Symbol::Kind::kScore: return "score";
+    case Symbol::Kind::kConstant: return "constant";
+    case Symbol::Kind::kCardKind: return "card kind";
+  }
+  return "name";
+}
+
+const char* binary_spelling(ast::BinaryOp op) {
+  switch (op) {
+    case ast::BinaryOp::kOr: return "or";
+    case ast::BinaryOp::kAnd: return "and";
+    case ast::BinaryOp::kEq: return "==";
+    case ast::BinaryOp::kNe: return "!=";
+    case ast::BinaryOp::kLt: return "<";
+    case ast::BinaryOp::kLe: return "<=";
+    case ast::BinaryOp::kGt: return ">";
+    case ast::BinaryOp::kGe: return ">=";
+    case ast::BinaryOp::kIn: return "in";
+    case ast::BinaryOp::kNotIn: return "not in";
+    case ast::BinaryOp::kAdd: return "+";
+    case ast::BinaryOp::kSub: return "-";
+    case ast::BinaryOp::kMul: return "*";
+    case ast::BinaryOp::kDiv: return "/";
+    case ast::BinaryOp::kMod: return "%";
+  }
+  return "?";
+}
+
+}  // namespace
+
+// ---- scopes ------------------------------------------------------------------------------
+
+void Checker::bind(const ast::Ident& name, Type type) {
+  if (const Symbol* global = find_global(name.text); global != nullptr && !global->builtin &&
+      (global->kind == Symbol::Kind::kEnumValue || global->kind == Symbol::Kind::kCardKind)) {
+    diagnostics_.error(name.span, fmt::format("'{}' is an enum value and cannot be used as a local name",
+                                              name.text))
+        .notes.push_back({global->span, "it is defined here"});
+  }
+  if (is_builtin_function(name.text)) {
+    diagnostics_.error(name.span, fmt::format("'{}' is a builtin function and cannot be used as a local name",
+                                              name.text));
+  }
+  scopes_.back().push_back(Local{name.text, std::move(type), name.span});
+}
+
+const Local* Checker::find_local(const std::string& name) const {
+  for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) {
+    for (auto local = scope->rbegin(); local != scope->rend(); ++local) {
+      if (local->name == name) return &*local;
+    }
+  }
+  return nullptr;
+}
+
+const Symbol* Checker::find_global(const std::string& name) const {
+  auto it = program_.globals.find(name);
+  return it == program_.globals.end() ? nullptr : &it->second;
+}
+
+std::string Checker::suggestion(const std::string& name) const {
+  std::string best;
+  std::size_t best_distance = name.size() <= 3 ? 1 : 2;
+  auto consider = [&](const std::string& candidate) {
+    const std::size_t d = edit_distance(name, candidate);
+    if (d <= best_distance && d > 0 && (best.empty() || d < best_distance)) {
+      best = candidate;
+      best_distance = d;
+    }
+  };
+  for (const auto& scope : scopes_) {
+    for (const Local& local : scope) consider(local.name);
+  }
+  for (const auto& [global_name, symbol] : program_.globals) consider(global_name);
+  return best;
+}
+
+void Checker::unknown_name(const std::string& name, SourceSpan span) {
+  const std::string hint = suggestion(name);
+  if (hint.empty()) {
+    diagnostics_.error(span, fmt::format("unknown name '{}'", name));
+  } else {
+    diagnostics_.error(span, fmt::format("unknown name '{}'; did you mean '{}'?", name, hint));
+  }
+}
+
+// ---- types -------------------------------------------------------------------------------
+
+Type Checker::resolve_type(const ast::TypeExpr& t) {
+  switch (t.kind) {
+    case ast::TypeExpr::Kind::kInt: return Type::integer();
+    case ast::TypeExpr::Kind::kBool: return Type::boolean();
+    case ast::TypeExpr::Kind::kPlayer: return Type::player();
+    case ast::TypeExpr::Kind::kCard: return Type::card();
+    case ast::TypeExpr::Kind::kSetOf: return Type::set_of(resolve_type(t.element.front()));
+    case ast::TypeExpr::Kind::kNamed: {
+      for (const EnumInfo& e : program_.enums) {
+        if (e.name == t.name) return Type::enumeration(t.name);
+      }
+      diagnostics_.error(t.span, fmt::format("unknown type '{}'", t.name));
+      return Type::error();
+    }
+  }
+  return Type::error();
+}
+
+Type Checker::def_type(const std::string& name) {
+  if (auto it = def_types_.find(name); it != def_types_.end()) return it->second;
+  const Symbol& symbol = program_.globals.at(name);
+  const auto& def = std::get<ast::DefDecl>(program_.file.decls[symbol.decl_index].node);
+  if (std::find(def_stack_.begin(), def_stack_.end(), name) != def_stack_.end()) {
+    diagnostics_.error(def.name.span, fmt::format("definition '{}' depends on itself; recursion is not "
+                                                  "allowed (use a quantifier or a loop)", name));
+    def_types_[name] = Type::error();
+    return Type::error();
+  }
+  def_stack_.push_back(name);
+  // A definition sees only its parameters and globals, never the locals of its caller.
+  std::vector<std::vector<Local>> saved;
+  saved.swap(scopes_);
+  push_scope();
+  for (const ast::Param& p : def.params) bind(p.name, resolve_type(p.type));
+  for (std::size_t i = 0; i < def.params.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (def.params[i].name.text == def.params[j].name.text) {
+        diagnostics_.error(def.params[i].name.span, fmt::format("parameter '{}' is declared twice",
+                                                                def.params[i].name.text));
+      }
+    }
+  }
+  Type result = def.result ? expect(def.body, resolve_type(*def.result), "definition body")
+                           : expr(def.body);
+  if (def.result) result = resolve_type(*def.result);
+  pop_scope();
+  scopes_.swap(saved);
+  def_stack_.pop_back();
+  def_types_[name] = result;
+  program_.globals[name].type = result;
+  return result;
+}
+
+Type Checker::expect(const ast::Expr& e, const Type& expected, const char* what) {
+  const Type actual = expr(e);
+  if (!assignable(expected, actual)) {
+    diagnostics_.error(e.span, fmt::format("type mismatch in {}: expected {}, but this is {}", what,
+                                           to_string(expected), to_string(actual)));
+    return Type::error();
+  }
+  return actual.is(Type::Kind::kNone) ? expected : actual;
+}
+
+Type Checker::expect_collection(const ast::Expr& e, const char* what) {
+  const Type actual = expr(e);
+  if (actual.is_error() || actual.is_collection()) return actual;
+  diagnostics_.error(e.span, fmt::format("type mismatch in {}: expected a set or a zone, but this is {}",
+                                         what, to_string(actual)));
+  return Type::error();
+}
+
+namespace {
+
+// The declaration of a zone when `e` names one directly (`deck`, `hand(p)`).
+const ast::ZoneDecl* zone_decl_of(const Program& program, const ast::Expr& e) {
+  std::string name;
+  if (const auto* ref = std::get_if<ast::NameRef>(&e.node)) name = ref->name;
+  else if (const auto* call = std::get_if<ast::Call>(&e.node)) name = call->callee.text;
+  else return nullptr;
+  auto it = program.globals.find(name);
+  if (it == program.globals.end() || it->second.kind != Symbol::Kind::kZone || it->second.builtin) {
+    return nullptr;
+  }
+  return std::get_if<ast::ZoneDecl>(&program.file.decls[it->second.decl_index].node);
+}
+
+}  // namespace
+
+// ---- expressions -------------------------------------------------------------------------
+
+Type Checker::expr(const ast::Expr& e) {
+  return std::visit(
+      [&](const auto& node) -> Type {
+        using T = std::decay_t<decltype(node)>;
+        if constexpr (std::is_same_v<T, ast::IntLit>) {
+          return Type::integer();
+        } else if constexpr (std::is_same_v<T, ast::BoolLit>) {
+          return Type::boolean();
+        } else if constexpr (std::is_same_v<T, ast::NoneLit>) {
+          return Type::none();
+        } else if constexpr (std::is_same_v<T, ast::PlayersLit>) {
+          return Type::set_of(Type::player());
+        } else if constexpr (std::is_same_v<T, ast::SeatLit>) {
+          expect(*node.index, Type::integer(), "seat number");
+          return Type::player();
+        } else if constexpr (std::is_same_v<T, ast::NameRef>) {
+          if (const Local* local = find_local(node.name)) return local->type;
+          const Symbol* symbol = find_global(node.name);
+          if (symbol == nullptr) {
+            unknown_name(node.name, e.span);
+            return Type::error();
+          }
+          if (symbol->per_player) {
+            diagnostics_.error(e.span, fmt::format("{} '{}' is per player: write {}(PLAYER)",
+                                                   kind_name(symbol->kind), node.name, node.name));
+            return Type::error();
+          }
+          if (symbol->kind == Symbol::Kind::kDef) {
+            used_defs_.insert(node.name);
+            const auto& def = std::get<ast::DefDecl>(program_.file.decls[symbol->decl_index].node);
+            if (!def.params.empty()) {
+              diagnostics_.error(e.span, fmt::format("definition '{}' takes {} argument{}, but none were given",
+                                                     node.name, def.params.size(),
+                                                     def.params.size() == 1 ? "" : "s"));
+              return Type::error();
+            }
+            return def_type(node.name);
+          }
+          return symbol->type;
+        } else if constexpr (std::is_same_v<T, ast::Call>) {
+          return call(node, e.span);
+        } else if constexpr (std::is_same_v<T, ast::Unary>) {
+          if (node.op == ast::UnaryOp::kNot) return expect(*node.operand, Type::boolean(), "'not'");
+          expect(*node.operand, Type::integer(), "negation");
+          return Type::integer();
+        } else if constexpr (std::is_same_v<T, ast::Binary>) {
+          return binary(node, e.span);
+        } else if constexpr (std::is_same_v<T, ast::SetLit>) {
+          Type element = Type::error();
+          for (const ast::Expr& item : node.elements) {
+            const Type t = expr(item);
+            Type joined;
+            if (!unify(element, t, joined)) {
+              diagnostics_.error(item.span, fmt::format("set elements must have one type: this is {}, "
+                                                        "the others are {}", to_string(t), to_string(element)));
+              return Type::error();
+            }
+            element = joined;
+          }
+          if (element.is(Type::Kind::kZone)) {
+            diagnostics_.error(e.span, "a set cannot hold zones");
+            return Type::error();
+          }
+          return Type::set_of(element);
+        } else if constexpr (std::is_same_v<T, ast::Comprehension>) {
+          const Type domain = expect_collection(*node.domain, "comprehension");
+          push_scope();
+          bind(node.var, domain.element_type());
+          expect(*node.filter, Type::boolean(), "'where' condition");
+          pop_scope();
+          return Type::set_of(domain.element_type());
+        } else if constexpr (std::is_same_v<T, ast::Quantifier>) {
+          const Type domain = expect_collection(*node.domain, "quantifier");
+          push_scope();
+          bind(node.var, domain.element_type());
+          Type result = Type::integer();
+          if (node.kind == ast::QuantKind::kSum) {
+            expect(*node.body, Type::integer(), "'sum' body");
+          } else {
+            expect(*node.body, Type::boolean(), "quantifier body");
+            result = node.kind == ast::QuantKind::kCount ? Type::integer() : Type::boolean();
+          }
+          pop_scope();
+          return result;
+        } else if constexpr (std::is_same_v<T, ast::Extremum>) {
+          const Type domain = expect_collection(*node.domain, node.is_max ? "'max'" : "'min'");
+          push_scope();
+          bind(node.var, domain.element_type());
+          for (const ast::Expr& key : node.keys) {
+            const Type k = expr(key);
+            if (!k.is_error() && !k.is(Type::Kind::kInt) && !k.is(Type::Kind::kBool)) {
+              diagnostics_.error(key.span, fmt::format("an ordering key must be int or bool, but this is {}",
+                                                       to_string(k)));
+            }
+          }
+          pop_scope();
+          return domain.element_type();
+        } else if constexpr (std::is_same_v<T, ast::First>) {
+          const Type domain = expect_collection(*node.domain, "'first'");
+          if (node.order) order(*node.order, domain, *node.domain);
+          push_scope();
+          bind(node.var, domain.element_type());
+          if (node.filter) expect(**node.filter, Type::boolean(), "'where' condition");
+          pop_scope();
+          return domain.element_type();
+        } else if constexpr (std::is_same_v<T, ast::Conditional>) {
+          expect(*node.condition, Type::boolean(), "condition");
+          const Type a = expr(*node.then_value);
+          const Type b = expr(*node.else_value);
+          Type joined;
+          if (!unify(a, b, joined)) {
+            diagnostics_.error(e.span, fmt::format("the branches of 'if' have different types: {} and {}",
+                                                   to_string(a), to_string(b)));
+            return Type::error();
+          }
+          return joined;
+        }
+      },
+      e.node);
+}
+
+void Checker::order(const ast::Order& o, const Type& domain, const ast::Expr& domain_expr) {
+  if (o.kind == ast::OrderKind::kClockwise || o.kind == ast::OrderKind::kCounterclockwise) {
+    if (!domain.is_error() && !domain.element_type().is(Type::Kind::kPlayer)) {
+      diagnostics_.error(o.span, fmt::format("a seat order walks players, but the set holds {}",
+                                             to_string(domain.element_type())));
+    }
+    expect(o.from.front(), Type::player(), "starting player");
+  } else if (!domain.is_error() && !domain.is(Type::Kind::kZone)) {
+    diagnostics_.error(o.span, "'bottom to top' and 'top to bottom' walk a zone");
+  } else if (const ast::ZoneDecl* z = zone_decl_of(program_, domain_expr);
+             z != nullptr && z->shape == ast::ZoneShape::kSet) {
+    diagnostics_.error(o.span, fmt::format("zone '{}' is an unordered set; only a pile has a bottom and a top",
+                                           z->name.text));
+  }
+}
+
+Type Checker::binary(const ast::Binary& node, SourceSpan span) {
+  const char* op = binary_spelling(node.op);
+  switch (node.op) {
+    case ast::BinaryOp::kOr:
+    case ast::BinaryOp::kAnd:
+      expect(*node.lhs, Type::boolean(), fmt::format("'{}'", op).c_str());
+      expect(*node.rhs, Type::boolean(), fmt::format("'{}'", op).c_str());
+      return Type::boolean();
+    case ast::BinaryOp::kLt:
+    case ast::BinaryOp::kLe:
+    case ast::BinaryOp::kGt:
+    case ast::BinaryOp::kGe:
+    case ast::BinaryOp::kMul:
+    case ast::BinaryOp::kDiv:
+    case ast::BinaryOp::kMod: {
+      const std::string what = fmt::format("'{}'", op);
+      expect(*node.lhs, Type::integer(), what.c_str());
+      expect(*node.rhs, Type::integer(), what.c_str());
+      const bool arithmetic = node.op == ast::BinaryOp::kMul || node.op == ast::BinaryOp::kDiv ||
+                              node.op == ast::BinaryOp::kMod;
+      return arithmetic ? Type::integer() : Type::boolean();
+    }
+    case ast::BinaryOp::kEq:
+    case ast::BinaryOp::kNe: {
+      const Type a = expr(*node.lhs);
+      const Type b = expr(*node.rhs);
+      Type joined;
+      if (a.is(Type::Kind::kZone) || b.is(Type::Kind::kZone)) {
+        diagnostics_.error(span, "zones cannot be compared; compare their cards, e.g. count(a) == count(b)");
+      } else if (!unify(a, b, joined)) {
+        diagnostics_.error(span, fmt::format("cannot compare {} with {}", to_string(a), to_string(b)));
+      }
+      return Type::boolean();
+    }
+    case ast::BinaryOp::kIn:
+    case ast::BinaryOp::kNotIn: {
+      const Type element = expr(*node.lhs);
+      const Type set = expect_collection(*node.rhs, fmt::format("'{}'", op).c_str());
+      if (!set.is_error() && !assignable(set.element_type(), element)) {
+        diagnostics_.error(node.lhs->span, fmt::format("'{}' tests membership of {}, but this is {}", op,
+                                                       to_string(set.element_type()), to_string(element)));
+      }
+      return Type::boolean();
+    }
+    case ast::BinaryOp::kAdd:
+    case ast::BinaryOp::kSub: {
+      const Type a = expr(*node.lhs);
+      const Type b = expr(*node.rhs);
+      if (a.is_collection() || b.is_collection()) {
+        Type joined;
+        if (!a.is_collection() && !a.is_error()) {
+          diagnostics_.error(node.lhs->span, fmt::format("'{}' on sets needs a set on both sides, but this is {}; "
+                                                         "write {{x}} for a set of one", op, to_string(a)));
+          return Type::error();
+        }
+        if (!b.is_collection() && !b.is_error()) {
+          diagnostics_.error(node.rhs->span, fmt::format("'{}' on sets needs a set on both sides, but this is {}; "
+                                                         "write {{x}} for a set of one", op, to_string(b)));
+          return Type::error();
+        }
+        if (!unify(a, b, joined)) {
+          diagnostics_.error(span, fmt::format("cannot combine {} with {}", to_string(a), to_string(b)));
+          return Type::error();
+        }
+        return joined.is(Type::Kind::kZone) ? Type::set_of(Type::card()) : joined;
+      }
+      const std::string what = fmt::format("'{}'", op);
+      if (!assignable(Type::integer(), a)) {
+        diagnostics_.error(node.lhs->span, fmt::format("type mismatch in {}: expected int or a set, but this is {}",
+                                                       what, to_string(a)));
+      }
+      if (!assignable(Type::integer(), b)) {
+        diagnostics_.error(node.rhs->span, fmt::format("type mismatch in {}: expected int or a set, but this is {}",
+                                                       what, to_string(b)));
+      }
+      return Type::integer();
+    }
+  }
+  return Type::error();
+}
+
+Type Checker::call(const ast::Call& node, SourceSpan span) {
+  const std::string& name = node.callee.text;
+  const std::size_t argc = node.args.size();
+  auto arity = [&](std::size_t lo, std::size_t hi) {
+    if (argc >= lo && argc <= hi) return true;
+    const std::string expected = lo == hi ? fmt::format("{}", lo) : fmt::format("{} or {}", lo, hi);
+    diagnostics_.error(span, fmt::format("'{}' takes {} argument{}, but {} {} given", name, expected,
+                                         hi == 1 ? "" : "s", argc, argc == 1 ? "was" : "were"));
+    for (const ast::Expr& a : node.args) expr(a);
+    return false;
+  };
+  if (find_local(name) != nullptr) {
+    diagnostics_.error(node.callee.span, fmt::format("'{}' is a local name, not something that can be called", name));
+    return Type::error();
+  }
+  if (is_builtin_function(name)) {
+    if (name == "count" || name == "empty") {
+      if (!arity(1, 1)) return Type::error();
+      expect_collection(node.args[0], fmt::format("'{}'", name).c_str());
+      return name == "count" ? Type::integer() : Type::boolean();
+    }
+    if (name == "top" || name == "bottom") {
+      if (!arity(1, 2)) return Type::error();
+      const Type zone = expr(node.args[0]);
+      if (!zone.is_error() && !zone.is(Type::Kind::kZone)) {
+        diagnostics_.error(node.args[0].span, fmt::format("'{}' takes a zone, but this is {}", name, to_string(zone)));
+      } else if (const ast::ZoneDecl* z = zone_decl_of(program_, node.args[0]);
+                 z != nullptr && z->shape == ast::ZoneShape::kSet) {
+        diagnostics_.error(node.args[0].span,
+                           fmt::format("zone '{}' is an unordered set; only a pile has a {}", z->name.text, name));
+      }
+      if (argc == 2) {
+        expect(node.args[1], Type::integer(), "card count");
+        return Type::set_of(Type::card());
+      }
+      return Type::card();
+    }
+    if (name == "rank" || name == "suit" || name == "color" || name == "kind" || name == "face_up" ||
+        name == "face_down" || name == "index") {
+      if (!arity(1, 1)) return Type::error();
+      expect(node.args[0], Type::card(), fmt::format("'{}'", name).c_str());
+      if (name == "rank" || name == "index") return Type::integer();
+      if (name == "face_up" || name == "face_down") return Type::boolean();
+      return Type::enumeration(name);
+    }
+    if (name == "left_of" || name == "right_of" || name == "opposite") {
+      if (!arity(1, 1)) return Type::error();
+      expect(node.args[0], Type::player(), fmt::format("'{}'", name).c_str());
+      return Type::player();
+    }
+    if (name == "distance") {
+      if (!arity(2, 2)) return Type::error();
+      expect(node.args[0], Type::player(), "'distance'");
+      expect(node.args[1], Type::player(), "'distance'");
+      return Type::integer();
+    }
+    if (name == "subsets") {
+      if (!arity(3, 3)) return Type::error();
+      const Type set = expect_collection(node.args[0], "'subsets'");
+      expect(node.args[1], Type::integer(), "smallest subset size");
+      expect(node.args[2], Type::integer(), "largest subset size");
+      return Type::set_of(Type::set_of(set.element_type()));
+    }
+    // max, min of two ints
+    if (!arity(2, 2)) return Type::error();
+    expect(node.args[0], Type::integer(), fmt::format("'{}'", name).c_str());
+    expect(node.args[1], Type::integer(), fmt::format("'{}'", name).c_str());
+    return Type::integer();
+  }
+  const Symbol* symbol = find_global(name);
+  if (symbol == nullptr) {
+    unknown_name(name, node.callee.span);
+    for (const ast::Expr& a : node.args) expr(a);
+    return Type::error();
+  }
+  if (symbol->kind == Symbol::Kind::kDef) {
+    used_defs_.insert(name);
+    const auto& def = std::get<ast::DefDecl>(program_.file.decls[symbol->decl_index].node);
+    if (!arity(def.params.size(), def.params.size())) return Type::error();
+    for (std::size_t i = 0; i < argc; ++i) {
+      const std::string what = fmt::format("argument {} of '{}'", i + 1, name);
+      expect(node.args[i], resolve_type(def.params[i].type), what.c_str());
+    }
+    return def_type(name);
+  }
+  if (symbol->per_player) {
+    if (!arity(1, 1)) return Type::error();
+    expect(node.args[0], Type::player(), fmt::format("the player of '{}'", name).c_str());
+    return symbol->type;
+  }
+  diagnostics_.error(node.callee.span, fmt::format("{} '{}' takes no arguments", kind_name(symbol->kind), name))
+      .notes.push_back({symbol->span, fmt::format("'{}' is defined here", name)});
+  return Type::error();
+}
+
+// ---- statements --------------------------------------------------------------------------
+
+void Checker::block(const ast::Block& b, StmtContext context) {
+  push_scope();
+  for (const ast::Stmt& s : b.stmts) stmt(s, context);
+  pop_scope();
+}
+
+void Checker::assignable_target(const ast::Expr& target, const Type& value_type, bool must_be_int,
+                                const char* verb) {
+  std::string name;
+  bool has_arg = false;
+  if (const auto* ref = std::get_if<ast::NameRef>(&target.node)) {
+    name = ref->name;
+  } else if (const auto* c = std::get_if<ast::Call>(&target.node)) {
+    name = c->callee.text;
+    has_arg = true;
+  }
+  if (const Local* local = find_local(name)) {
+    diagnostics_.error(target.span, fmt::format("cannot {} '{}': it is a local name; only variables "
+                                                "declared with 'var' can change", verb, name))
+        .notes.push_back({local->span, "it is bound here"});
+    return;
+  }
+  const Symbol* symbol = find_global(name);
+  if (symbol != nullptr && symbol->kind != Symbol::Kind::kVar) {
+    std::string why = "only variables declared with 'var' can change";
+    if (symbol->kind == Symbol::Kind::kOption) why = "options are fixed for the whole game";
+    if (symbol->kind == Symbol::Kind::kDef) why = "definitions are computed, not stored";
+    if (symbol->kind == Symbol::Kind::kScore) why = "a score is computed; change the variables it reads";
+    diagnostics_.error(target.span, fmt::format("cannot {} {} '{}': {}", verb, kind_name(symbol->kind), name, why));
+    return;
+  }
+  const Type type = expr(target);
+  (void)has_arg;
+  if (must_be_int) {
+    if (!assignable(Type::integer(), type)) {
+      diagnostics_.error(target.span, fmt::format("'add' needs an int variable, but '{}' is {}", name, to_string(type)));
+    }
+  } else if (!assignable(type, value_type)) {
+    diagnostics_.error(target.span, fmt::format("type mismatch in assignment: '{}' is {}, but the value is {}",
+                                                name, to_string(type), to_string(value_type)));
+  }
+}
+
+void Checker::stmt(const ast::Stmt& s, StmtContext context) {
+  const std::string label = std::move(pending_label_);
+  pending_label_.clear();
+  auto no_effects_here = [&](const char* what) {
+    if (context.in_simultaneous) {
+      diagnostics_.error(s.span, fmt::format("'{}' is not allowed in a simultaneous block: it only collects "
+                                             "secret choices; act on them after the block", what));
+    }
+  };
+  std::visit(
+      [&](const auto& node) {
+        using T = std::decay_t<decltype(node)>;
+        if constexpr (std::is_same_v<T, ast::RuleStmt>) {
+          auto [it, inserted] = program_.rule_labels.try_emplace(node.label.text, node.label.span);
+          if (!inserted) {
+            diagnostics_.error(node.label.span, fmt::format("rule label '{}' is used twice", node.label.text))
+                .notes.push_back({it->second, "the first one is here"});
+          }
+          const auto& body = node.body->node;
+          if (std::holds_alternative<ast::RepeatStmt>(body) || std::holds_alternative<ast::WhileStmt>(body) ||
+              std::holds_alternative<ast::ForEachStmt>(body)) {
+            loop_labels_[node.label.text] = node.label.span;
+          }
+          pending_label_ = node.label.text;
+          stmt(*node.body, context);
+        } else if constexpr (std::is_same_v<T, ast::PhaseStmt>) {
+          no_effects_here("phase");
+          block(node.body, context);
+        } else if constexpr (std::is_same_v<T, ast::RepeatStmt>) {
+          expect(node.count, Type::integer(), "'repeat' count");
+          block(node.body, context);
+        } else if constexpr (std::is_same_v<T, ast::WhileStmt>) {
+          no_effects_here(node.until ? "until" : "while");
+          expect(node.condition, Type::boolean(), node.until ? "'until' condition" : "'while' condition");
+          block(node.body, context);
+        } else if constexpr (std::is_same_v<T, ast::ForEachStmt>) {
+          const Type domain = expect_collection(node.domain, "'for each'");
+          if (node.order) order(*node.order, domain, node.domain);
+          push_scope();
+          bind(node.var, domain.element_type());
+          block(node.body, context);
+          pop_scope();
+        } else if constexpr (std::is_same_v<T, ast::IfStmt>) {
+          for (const ast::IfBranch& branch : node.branches) {
+            expect(branch.condition, Type::boolean(), "'if' condition");
+            block(branch.body, context);
+          }
+          if (node.else_body) block(*node.else_body, context);
+        } else if constexpr (std::is_same_v<T, ast::SimultaneousStmt>) {
+          no_effects_here("simultaneous");
+          const Type domain = expect_collection(node.domain, "'simultaneous for each'");
+          if (!domain.is_error() && !domain.element_type().is(Type::Kind::kPlayer)) {
+            diagnostics_.error(node.domain.span, "'simultaneous for each' ranges over players");
+          }
+          push_scope();
+          bind(node.var, Type::player());
+          StmtContext inner = context;
+          inner.in_simultaneous = true;
+          block(node.body, inner);
+          pop_scope();
+        } else if constexpr (std::is_same_v<T, ast::ChooseStmt>) {
+          const Type domain = expect_collection(node.domain, "'choose'");
+          expect(node.chooser, Type::player(), "the player who chooses");
+          if (!label.empty()) {
+            std::vector<Local> visible;
+            for (const auto& scope : scopes_) visible.insert(visible.end(), scope.begin(), scope.end());
+            choose_scopes_[label] = std::move(visible);
+            choose_types_[label] = domain.element_type();
+          }
+          // The chosen name is visible in the filter and in the rest of the block.
+          bind(node.var, domain.element_type());
+          if (node.filter) expect(*node.filter, Type::boolean(), "'where' condition");
+        } else if constexpr (std::is_same_v<T, ast::LetStmt>) {
+          const Type t = expr(node.value);
+          if (t.is(Type::Kind::kZone)) {
+            diagnostics_.error(node.value.span, "'let' cannot name a zone; name the zone's cards with a set "
+                                                "comprehension, or write the zone where it is used");
+          }
+          bind(node.name, t);
+        } else if constexpr (std::is_same_v<T, ast::MoveStmt>) {
+          no_effects_here("move");
+          const Type cards = expr(node.cards);
+          if (!cards.is_error() && !cards.is(Type::Kind::kCard) &&
+              !(cards.is_collection() && assignable(Type::card(), cards.element_type()))) {
+            diagnostics_.error(node.cards.span, fmt::format("'move' takes a card, a set of cards or a zone, "
+                                                            "but this is {}", to_string(cards)));
+          }
+          zone_target(node.target, node.placement.has_value());
+        } else if constexpr (std::is_same_v<T, ast::DealStmt>) {
+          no_effects_here("deal");
+          expect(node.count, Type::integer(), "'deal' count");
+          expect(node.source, Type::zone(), "'deal' source");
+          zone_target(node.target, false);
+        } else if constexpr (std::is_same_v<T, ast::ShuffleStmt>) {
+          no_effects_here("shuffle");
+          expect(node.zone, Type::zone(), "'shuffle'");
+        } else if constexpr (std::is_same_v<T, ast::FlipStmt>) {
+          no_effects_here("flip");
+          const Type cards = expr(node.cards);
+          if (!cards.is_error() && !cards.is(Type::Kind::kCard) &&
+              !(cards.is_collection() && assignable(Type::card(), cards.element_type()))) {
+            diagnostics_.error(node.cards.span, fmt::format("'flip' takes a card, a set of cards or a zone, "
+                                                            "but this is {}", to_string(cards)));
+          }
+        } else if constexpr (std::is_same_v<T, ast::SetStmt>) {
+          const Type value = expr(node.value);
+          assignable_target(node.target, value, false, "set");
+        } else if constexpr (std::is_same_v<T, ast::AddStmt>) {
+          expect(node.amount, Type::integer(), "'add' amount");
+          assignable_target(node.target, Type::integer(), true, "add to");
+        } else if constexpr (std::is_same_v<T, ast::SwapSeatsStmt>) {
+          no_effects_here("swap seats");
+          expect(node.first, Type::player(), "'swap seats'");
+          expect(node.second, Type::player(), "'swap seats'");
+        } else if constexpr (std::is_same_v<T, ast::EndGameStmt>) {
+          no_effects_here("end game");
+          if (node.winners) expect(*node.winners, Type::set_of(Type::player()), "winners");
+        }
+      },
+      s.node);
+}
+
+void Checker::zone_target(const ast::Expr& target, bool placed) {
+  const Type t = expr(target);
+  if (!t.is_error() && !t.is(Type::Kind::kZone)) {
+    diagnostics_.error(target.span, fmt::format("the target must be a zone, but this is {}", to_string(t)));
+    return;
+  }
+  if (placed) {
+    if (const ast::ZoneDecl* z = zone_decl_of(program_, target); z != nullptr && z->shape == ast::ZoneShape::kSet) {
+      diagnostics_.error(target.span, fmt::format("zone '{}' is an unordered set; 'at top' and 'at bottom' need a pile",
+                                                  z->name.text));
+    }
+  }
+}
+
+}  // namespace rulebook::grammar
