@@ -330,7 +330,7 @@ struct range_min : integer_tok {};
 struct range_max : integer_tok {};
 struct option_range : seq<kw_in, must<range_min>, must<dotdot>, must<range_max>> {};
 struct option_doc : string_lit {};
-struct option_decl : seq<kw_option, must<name>, must<type_colon>, must<type>, must<init_equals>, must<expr>, opt<option_range>, opt<option_doc>> {};
+struct option_decl : seq<kw_option, must<name>, must<type_colon>, must<type>, must<init_equals>, must<add_expr>, opt<option_range>, opt<option_doc>> {};
 struct param : seq<name, must<type_colon>, must<type>> {};
 struct params : seq<lparen, opt<param, star<comma, must<param>>>, must<param_close>> {};
 struct result_type : seq<colon, must<type>> {};

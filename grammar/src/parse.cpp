@@ -199,7 +199,7 @@ using selector = pegtl::parse_tree::selector<
     pegtl::parse_tree::store_content::on<
         peg::ident, peg::integer, peg::string_body, peg::callee, peg::quant_kind,
         peg::extremum_kind, peg::zone_shape, peg::visibility>,
-    pegtl::parse_tree::remove_content::on<
+    pegtl::parse_tree::store_content::on<
         // operators
         peg::op_or, peg::op_and, peg::op_not, peg::op_eq, peg::op_ne, peg::op_le, peg::op_ge,
         peg::op_lt, peg::op_gt, peg::op_not_in, peg::op_in, peg::op_plus, peg::op_minus,
@@ -342,9 +342,11 @@ class Builder {
 
   static constexpr std::int64_t kMaxLiteral = 1'000'000'000;
 
+  // The word a keyword node starts with (its text also holds the layout after it).
   static std::string_view trimmed(std::string_view s) {
-    while (!s.empty() && !is_ident_char(s.back())) s.remove_suffix(1);
-    return s;
+    std::size_t n = 0;
+    while (n < s.size() && is_ident_char(s[n])) ++n;
+    return s.substr(0, n);
   }
 
   // ---- types ----

@@ -1,0 +1,691 @@
+// The formatter: AST back to text in one canonical layout, keeping the comments.
+//
+// Comments are not in the tree, so they are taken from the source text and placed by
+// position: before printing a node, every comment that starts before it is printed on its
+// own lines; a comment on the line where a statement ends stays at the end of that line.
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "rulebook/grammar/format.hpp"
+#include "rulebook/grammar/parse.hpp"
+
+namespace rulebook::grammar {
+
+namespace {
+
+// Binding strength, loosest first, as in the grammar.
+enum Precedence : int {
+  kPrecOr = 1,
+  kPrecAnd,
+  kPrecNot,
+  kPrecCmp,
+  kPrecAdd,
+  kPrecMul,
+  kPrecUnary,
+  kPrecPrimary,
+};
+
+std::string_view op_text(ast::BinaryOp op) {
+  switch (op) {
+    case ast::BinaryOp::kOr: return "or";
+    case ast::BinaryOp::kAnd: return "and";
+    case ast::BinaryOp::kEq: return "==";
+    case ast::BinaryOp::kNe: return "!=";
+    case ast::BinaryOp::kLt: return "<";
+    case ast::BinaryOp::kLe: return "<=";
+    case ast::BinaryOp::kGt: return ">";
+    case ast::BinaryOp::kGe: return ">=";
+    case ast::BinaryOp::kIn: return "in";
+    case ast::BinaryOp::kNotIn: return "not in";
+    case ast::BinaryOp::kAdd: return "+";
+    case ast::BinaryOp::kSub: return "-";
+    case ast::BinaryOp::kMul: return "*";
+    case ast::BinaryOp::kDiv: return "/";
+    case ast::BinaryOp::kMod: return "%";
+  }
+  return "?";
+}
+
+int precedence_of(ast::BinaryOp op) {
+  switch (op) {
+    case ast::BinaryOp::kOr: return kPrecOr;
+    case ast::BinaryOp::kAnd: return kPrecAnd;
+    case ast::BinaryOp::kAdd:
+    case ast::BinaryOp::kSub: return kPrecAdd;
+    case ast::BinaryOp::kMul:
+    case ast::BinaryOp::kDiv:
+    case ast::BinaryOp::kMod: return kPrecMul;
+    default: return kPrecCmp;
+  }
+}
+
+int precedence_of(const ast::Expr& e) {
+  if (const auto* b = std::get_if<ast::Binary>(&e.node)) return precedence_of(b->op);
+  if (const auto* u = std::get_if<ast::Unary>(&e.node)) {
+    return u->op == ast::UnaryOp::kNot ? kPrecNot : kPrecUnary;
+  }
+  return kPrecPrimary;
+}
+
+// Binders whose last part is an expression that would swallow a following operator:
+// inside a larger expression they keep their parentheses.
+bool is_open_ended(const ast::Expr& e) {
+  if (std::holds_alternative<ast::Quantifier>(e.node) ||
+      std::holds_alternative<ast::Conditional>(e.node)) {
+    return true;
+  }
+  if (const auto* m = std::get_if<ast::Extremum>(&e.node)) return m->keys.size() == 1;
+  if (const auto* f = std::get_if<ast::First>(&e.node)) return f->filter.has_value() || f->order.has_value();
+  return false;
+}
+
+std::string quote(std::string_view text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else {
+      out += c;
+    }
+  }
+  out += '"';
+  return out;
+}
+
+std::string type_text(const ast::TypeExpr& t) {
+  switch (t.kind) {
+    case ast::TypeExpr::Kind::kInt: return "int";
+    case ast::TypeExpr::Kind::kBool: return "bool";
+    case ast::TypeExpr::Kind::kPlayer: return "player";
+    case ast::TypeExpr::Kind::kCard: return "card";
+    case ast::TypeExpr::Kind::kNamed: return t.name;
+    case ast::TypeExpr::Kind::kSetOf: return "set of " + type_text(t.element.at(0));
+  }
+  return "?";
+}
+
+std::string_view face_text(ast::Face f) { return f == ast::Face::kUp ? "face up" : "face down"; }
+
+class ExprPrinter {
+ public:
+  // `min_prec`: the loosest expression allowed here without parentheses.
+  std::string print(const ast::Expr& e, int min_prec) const {
+    const bool parens = needs_parens(e, min_prec);
+    std::string body = std::visit([&](const auto& n) { return node(n); }, e.node);
+    return parens ? "(" + body + ")" : body;
+  }
+  std::string print(const ast::Expr& e) const { return print(e, kPrecOr); }
+
+  // An expression over several lines: each line with its indentation in steps relative to
+  // the first. Long `and`/`or` chains put one operand on a line, led by the operator; long
+  // conditionals put `if`, `then` and `else` on lines of their own; long quantifiers put
+  // their body one step in. Anything else stays on one line.
+  using Lines = std::vector<std::pair<int, std::string>>;
+  Lines layout(const ast::Expr& e, int min_prec, std::size_t width) const {
+    std::string flat = print(e, min_prec);
+    if (flat.size() <= width) return {{0, std::move(flat)}};
+    const bool parens = needs_parens(e, min_prec);
+    Lines out = layout_inner(e, parens ? width - 2 : width);
+    if (parens) {
+      out.front().second = "(" + out.front().second;
+      out.back().second += ")";
+    }
+    return out;
+  }
+
+  std::string order(const ast::Order& o) const {
+    switch (o.kind) {
+      case ast::OrderKind::kClockwise: return "clockwise from " + print(o.from.at(0), kPrecAdd);
+      case ast::OrderKind::kCounterclockwise:
+        return "counterclockwise from " + print(o.from.at(0), kPrecAdd);
+      case ast::OrderKind::kBottomToTop: return "bottom to top";
+      case ast::OrderKind::kTopToBottom: return "top to bottom";
+    }
+    return "?";
+  }
+
+ private:
+  static bool needs_parens(const ast::Expr& e, int min_prec) {
+    return precedence_of(e) < min_prec || (min_prec > kPrecOr && is_open_ended(e));
+  }
+
+  // `prefix` goes before the first line; the lines after it move one step in.
+  static void append(Lines& out, const std::string& prefix, Lines part) {
+    part.front().second = prefix + part.front().second;
+    if (!prefix.empty()) {
+      for (std::size_t i = 1; i < part.size(); ++i) part[i].first += 1;
+    }
+    out.insert(out.end(), part.begin(), part.end());
+  }
+
+  static void collect_chain(const ast::Expr& e, ast::BinaryOp op, std::vector<const ast::Expr*>& out) {
+    const auto* b = std::get_if<ast::Binary>(&e.node);
+    if (b != nullptr && b->op == op) {
+      collect_chain(*b->lhs, op, out);
+      out.push_back(&*b->rhs);
+    } else {
+      out.push_back(&e);
+    }
+  }
+
+  Lines layout_inner(const ast::Expr& e, std::size_t width) const {
+    if (const auto* b = std::get_if<ast::Binary>(&e.node);
+        b != nullptr && (b->op == ast::BinaryOp::kAnd || b->op == ast::BinaryOp::kOr)) {
+      std::vector<const ast::Expr*> operands;
+      collect_chain(e, b->op, operands);
+      const std::string word = std::string(op_text(b->op)) + " ";
+      const int prec = precedence_of(b->op) + 1;
+      Lines out;
+      append(out, "", layout(*operands.front(), prec, width));
+      for (std::size_t i = 1; i < operands.size(); ++i) {
+        append(out, word, layout(*operands[i], prec, width - word.size()));
+      }
+      return out;
+    }
+    if (const auto* c = std::get_if<ast::Conditional>(&e.node)) {
+      Lines out;
+      append(out, "if ", layout(*c->condition, kPrecOr, width - 3));
+      append(out, "then ", layout(*c->then_value, kPrecOr, width - 5));
+      if (std::holds_alternative<ast::Conditional>(c->else_value->node)) {
+        Lines rest = layout_inner(*c->else_value, width);
+        rest.front().second = "else " + rest.front().second;
+        out.insert(out.end(), rest.begin(), rest.end());
+      } else {
+        append(out, "else ", layout(*c->else_value, kPrecOr, width - 5));
+      }
+      return out;
+    }
+    if (const auto* q = std::get_if<ast::Quantifier>(&e.node)) {
+      static constexpr std::string_view kWords[] = {"exists", "all", "count", "sum"};
+      Lines out{{0, fmt::format("{} {} in {}:", kWords[static_cast<int>(q->kind)], q->var.text,
+                                print(*q->domain, kPrecAdd))}};
+      for (auto& [depth, text] : layout(*q->body, kPrecOr, width - 2)) out.emplace_back(depth + 1, text);
+      return out;
+    }
+    return {{0, std::visit([&](const auto& n) { return node(n); }, e.node)}};
+  }
+
+  std::string list(const std::vector<ast::Expr>& items) const {
+    std::string out;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      if (i != 0) out += ", ";
+      out += print(items[i]);
+    }
+    return out;
+  }
+
+  std::string node(const ast::IntLit& n) const { return std::to_string(n.value); }
+  std::string node(const ast::BoolLit& n) const { return n.value ? "true" : "false"; }
+  std::string node(const ast::NoneLit&) const { return "none"; }
+  std::string node(const ast::PlayersLit&) const { return "players"; }
+  std::string node(const ast::NameRef& n) const { return n.name; }
+  std::string node(const ast::SeatLit& n) const { return "seat " + print(*n.index, kPrecUnary); }
+  std::string node(const ast::Call& n) const { return n.callee.text + "(" + list(n.args) + ")"; }
+  std::string node(const ast::Unary& n) const {
+    if (n.op == ast::UnaryOp::kNot) return "not " + print(*n.operand, kPrecNot);
+    return "-" + print(*n.operand, kPrecUnary);
+  }
+  std::string node(const ast::Binary& n) const {
+    const int prec = precedence_of(n.op);
+    // Comparisons do not chain; the others associate to the left.
+    const int lhs_prec = prec == kPrecCmp ? kPrecCmp + 1 : prec;
+    return fmt::format("{} {} {}", print(*n.lhs, lhs_prec), op_text(n.op), print(*n.rhs, prec + 1));
+  }
+  std::string node(const ast::SetLit& n) const { return "{" + list(n.elements) + "}"; }
+  std::string node(const ast::Comprehension& n) const {
+    return fmt::format("{{{} in {} where {}}}", n.var.text, print(*n.domain, kPrecAdd), print(*n.filter));
+  }
+  std::string node(const ast::Quantifier& n) const {
+    static constexpr std::string_view kWords[] = {"exists", "all", "count", "sum"};
+    return fmt::format("{} {} in {}: {}", kWords[static_cast<int>(n.kind)], n.var.text,
+                       print(*n.domain, kPrecAdd), print(*n.body));
+  }
+  std::string node(const ast::Extremum& n) const {
+    std::string keys = n.keys.size() == 1 ? print(n.keys[0], kPrecAdd) : "(" + list(n.keys) + ")";
+    return fmt::format("{} {} in {} by {}", n.is_max ? "max" : "min", n.var.text,
+                       print(*n.domain, kPrecAdd), keys);
+  }
+  std::string node(const ast::First& n) const {
+    std::string out = fmt::format("first {} in {}", n.var.text, print(*n.domain, kPrecAdd));
+    if (n.order) out += " " + order(*n.order);
+    if (n.filter) out += " where " + print(**n.filter);
+    return out;
+  }
+  std::string node(const ast::Conditional& n) const {
+    return fmt::format("if {} then {} else {}", print(*n.condition), print(*n.then_value),
+                       print(*n.else_value));
+  }
+};
+
+class Formatter {
+ public:
+  explicit Formatter(const SourceFile& source)
+      : source_(source), comments_(scan_comments(source)) {}
+
+  std::string run(const ast::RulesFile& file) {
+    flush_comments(file.title_span.begin);
+    blank_line_if_gap(file.title_span.line);
+    if (file.kind == ast::FileKind::kGame) {
+      line("game " + quote(file.title));
+    } else {
+      line("variant " + quote(file.title) + " of " + quote(file.base_path));
+    }
+    mark_end(file.kind == ast::FileKind::kGame ? file.title_span : file.base_span);
+    trailing_comment(last_end_line_);
+    for (const ast::Decl& d : file.decls) {
+      std::visit([&](const auto& n) { decl(n, d.span); }, d.node);
+      trailing_comment(d.span.end_line);
+    }
+    flush_comments(source_.text.size());
+    return out_;
+  }
+
+ private:
+  // ---- output ----
+
+  void line(std::string_view text) {
+    if (continue_line_) {
+      continue_line_ = false;
+    } else {
+      out_.append(static_cast<std::size_t>(indent_) * 2, ' ');
+    }
+    out_ += text;
+    out_ += '\n';
+    at_block_start_ = false;
+  }
+
+  void blank_line_if_gap(std::uint32_t next_line) {
+    if (!at_block_start_ && !out_.empty() && last_end_line_ != 0 && next_line > last_end_line_ + 1) {
+      out_ += '\n';
+    }
+  }
+
+  void mark_end(const SourceSpan& span) { last_end_line_ = std::max(last_end_line_, span.end_line); }
+
+  // Prints, on their own lines, the comments that start before `offset`.
+  void flush_comments(std::size_t offset) {
+    while (next_comment_ < comments_.size() && comments_[next_comment_].begin < offset) {
+      const Comment& c = comments_[next_comment_++];
+      blank_line_if_gap(c.line);
+      line(std::string_view(source_.text).substr(c.begin, c.end - c.begin));
+      last_end_line_ = std::max(last_end_line_, c.line);
+    }
+  }
+
+  // A comment on the source line where the node just printed ended stays on its line.
+  void trailing_comment(std::uint32_t end_line) {
+    if (next_comment_ >= comments_.size() || comments_[next_comment_].line != end_line) return;
+    const Comment& c = comments_[next_comment_++];
+    out_.pop_back();  // the newline
+    out_ += "  ";
+    out_ += std::string_view(source_.text).substr(c.begin, c.end - c.begin);
+    out_ += '\n';
+  }
+
+  // Starts a node at `span`: its leading comments, and a blank line if the source had one.
+  void begin_node(const SourceSpan& span) {
+    flush_comments(span.begin);
+    blank_line_if_gap(span.line);
+  }
+
+  // An expression after `prefix` on one line if it fits. Otherwise a declaration
+  // (`as_body`) puts the expression on the following lines, one step in; a statement keeps
+  // the first line after the prefix and indents the rest one step.
+  void expr_line(const std::string& prefix, const ast::Expr& e, const std::string& suffix = "",
+                 bool as_body = false) {
+    const std::size_t used = static_cast<std::size_t>(indent_) * 2;
+    const std::string flat = prefix + exprs_.print(e) + suffix;
+    if (used + flat.size() <= kFormatWidth) {
+      line(flat);
+      return;
+    }
+    if (as_body) {
+      std::string head = prefix;
+      while (!head.empty() && head.back() == ' ') head.pop_back();
+      line(head);
+      ++indent_;
+      emit(exprs_.layout(e, kPrecOr, width_left(0)), suffix);
+      --indent_;
+      return;
+    }
+    ExprPrinter::Lines lines = exprs_.layout(e, kPrecOr, width_left(prefix.size()));
+    lines.front().second = prefix + lines.front().second;
+    for (std::size_t i = 1; i < lines.size(); ++i) lines[i].first += 1;
+    emit(lines, suffix);
+  }
+
+  // Columns left on a line after the indentation and `taken` more.
+  std::size_t width_left(std::size_t taken) const {
+    const std::size_t used = static_cast<std::size_t>(indent_) * 2 + taken;
+    return kFormatWidth - std::min(kFormatWidth - 40, used);
+  }
+
+  void emit(const ExprPrinter::Lines& lines, const std::string& suffix) {
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      indent_ += lines[i].first;
+      line(lines[i].second + (i + 1 == lines.size() ? suffix : ""));
+      indent_ -= lines[i].first;
+    }
+  }
+
+  // ---- statements ----
+
+  void block(const ast::Block& b, const std::string& header) {
+    line(header + " {");
+    ++indent_;
+    at_block_start_ = true;
+    for (const ast::Stmt& s : b.stmts) stmt(s);
+    flush_comments(b.span.end);
+    --indent_;
+    line("}");
+    mark_end(b.span);
+  }
+
+  void stmt(const ast::Stmt& s) {
+    begin_node(s.span);
+    stmt_body(s, "");
+    mark_end(s.span);
+    trailing_comment(s.span.end_line);
+  }
+
+  static bool has_block(const ast::Stmt& s) {
+    if (const auto* r = std::get_if<ast::RuleStmt>(&s.node)) return has_block(*r->body);
+    return std::holds_alternative<ast::PhaseStmt>(s.node) ||
+           std::holds_alternative<ast::RepeatStmt>(s.node) ||
+           std::holds_alternative<ast::WhileStmt>(s.node) ||
+           std::holds_alternative<ast::ForEachStmt>(s.node) ||
+           std::holds_alternative<ast::IfStmt>(s.node) ||
+           std::holds_alternative<ast::SimultaneousStmt>(s.node);
+  }
+
+  // `prefix` is what goes before the statement on its first line (a rule label).
+  void stmt_body(const ast::Stmt& s, const std::string& prefix) {
+    // A one-line statement takes the comments inside it as leading comments.
+    if (!has_block(s)) flush_comments(s.span.end);
+    std::visit([&](const auto& n) { stmt_node(n, prefix); }, s.node);
+  }
+
+  void stmt_node(const ast::RuleStmt& n, const std::string& prefix) {
+    flush_comments(n.body->span.begin);
+    stmt_body(*n.body, prefix + "rule " + n.label.text + ": ");
+  }
+  void stmt_node(const ast::PhaseStmt& n, const std::string& prefix) {
+    block(n.body, prefix + "phase " + n.name.text);
+  }
+  void stmt_node(const ast::RepeatStmt& n, const std::string& prefix) {
+    block(n.body, prefix + "repeat " + exprs_.print(n.count));
+  }
+  void stmt_node(const ast::WhileStmt& n, const std::string& prefix) {
+    block(n.body, prefix + (n.until ? "until " : "while ") + exprs_.print(n.condition));
+  }
+  void stmt_node(const ast::ForEachStmt& n, const std::string& prefix) {
+    std::string header = prefix + "for each " + n.var.text + " in " + exprs_.print(n.domain, kPrecAdd);
+    if (n.order) header += " " + exprs_.order(*n.order);
+    block(n.body, header);
+  }
+  void stmt_node(const ast::IfStmt& n, const std::string& prefix) {
+    for (std::size_t i = 0; i < n.branches.size(); ++i) {
+      const std::string head = i == 0 ? prefix + "if " : "else if ";
+      if (i != 0) reopen_after_brace();
+      block(n.branches[i].body, head + exprs_.print(n.branches[i].condition));
+    }
+    if (n.else_body) {
+      reopen_after_brace();
+      block(*n.else_body, "else");
+    }
+  }
+  // `} else {`: the closing brace just printed is continued on its line.
+  void reopen_after_brace() {
+    out_.pop_back();  // newline after '}'
+    out_ += ' ';
+    continue_line_ = true;
+  }
+  void stmt_node(const ast::SimultaneousStmt& n, const std::string& prefix) {
+    block(n.body, prefix + "simultaneous for each " + n.var.text + " in " +
+                      exprs_.print(n.domain, kPrecAdd));
+  }
+  void stmt_node(const ast::ChooseStmt& n, const std::string& prefix) {
+    std::string text = prefix + "choose " + n.var.text + " in " + exprs_.print(n.domain, kPrecAdd) +
+                       " by " + exprs_.print(n.chooser, kPrecAdd);
+    if (n.filter) {
+      expr_line(text + " where ", *n.filter);
+    } else {
+      line(text);
+    }
+  }
+  void stmt_node(const ast::LetStmt& n, const std::string& prefix) {
+    expr_line(prefix + "let " + n.name.text + " = ", n.value);
+  }
+  void stmt_node(const ast::MoveStmt& n, const std::string& prefix) {
+    std::string text = prefix + "move " + exprs_.print(n.cards) + " to " + exprs_.print(n.target, kPrecAdd);
+    if (n.placement) text += n.placement == ast::Placement::kTop ? " at top" : " at bottom";
+    if (n.face) text += " " + std::string(face_text(*n.face));
+    line(text);
+  }
+  void stmt_node(const ast::DealStmt& n, const std::string& prefix) {
+    std::string text = prefix + "deal " + exprs_.print(n.count, kPrecAdd) + " from " +
+                       exprs_.print(n.source, kPrecAdd) + " to " + exprs_.print(n.target, kPrecAdd);
+    if (n.face) text += " " + std::string(face_text(*n.face));
+    line(text);
+  }
+  void stmt_node(const ast::ShuffleStmt& n, const std::string& prefix) {
+    line(prefix + "shuffle " + exprs_.print(n.zone, kPrecAdd));
+  }
+  void stmt_node(const ast::FlipStmt& n, const std::string& prefix) {
+    line(prefix + "flip " + exprs_.print(n.cards) + " " + std::string(face_text(n.face)));
+  }
+  void stmt_node(const ast::SetStmt& n, const std::string& prefix) {
+    expr_line(prefix + "set " + exprs_.print(n.target, kPrecPrimary) + " := ", n.value);
+  }
+  void stmt_node(const ast::AddStmt& n, const std::string& prefix) {
+    line(prefix + "add " + exprs_.print(n.amount) + " to " + exprs_.print(n.target, kPrecPrimary));
+  }
+  void stmt_node(const ast::SwapSeatsStmt& n, const std::string& prefix) {
+    line(prefix + "swap seats " + exprs_.print(n.first, kPrecAdd) + " and " +
+         exprs_.print(n.second, kPrecAdd));
+  }
+  void stmt_node(const ast::EndGameStmt& n, const std::string& prefix) {
+    if (n.winners) {
+      expr_line(prefix + "end game winners ", *n.winners);
+    } else {
+      line(prefix + "end game");
+    }
+  }
+
+  // ---- declarations ----
+
+  void decl(const ast::PlayersDecl& n, const SourceSpan& span) {
+    begin_node(span);
+    line(n.min == n.max ? fmt::format("players {}", n.min) : fmt::format("players {}..{}", n.min, n.max));
+    mark_end(span);
+  }
+  void decl(const ast::SeatsDecl& n, const SourceSpan& span) {
+    begin_node(span);
+    line(fmt::format("seats {}", n.count));
+    mark_end(span);
+  }
+  void decl(const ast::CardsDecl& n, const SourceSpan& span) {
+    begin_node(span);
+    line("cards {");
+    ++indent_;
+    at_block_start_ = true;
+    // Items print in the order written; standard52 and jokers carry their own spans.
+    struct Item {
+      std::size_t begin;
+      std::uint32_t end_line;
+      std::string text;
+      SourceSpan span;
+    };
+    std::vector<Item> items;
+    if (n.standard52) items.push_back({n.standard52_span.begin, n.standard52_span.end_line, "standard52", n.standard52_span});
+    if (n.jokers) items.push_back({n.jokers_span.begin, n.jokers_span.end_line, fmt::format("jokers {}", *n.jokers), n.jokers_span});
+    for (const ast::CardKindItem& k : n.kinds) {
+      SourceSpan s = k.name.span;
+      s.end = k.count.span.end;
+      s.end_line = k.count.span.end_line;
+      items.push_back({k.name.span.begin, k.count.span.end_line, k.name.text + ": " + exprs_.print(k.count), s});
+    }
+    std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.begin < b.begin; });
+    for (const Item& item : items) {
+      begin_node(item.span);
+      line(item.text);
+      mark_end(item.span);
+      trailing_comment(item.end_line);
+    }
+    flush_comments(span.end);
+    --indent_;
+    line("}");
+    mark_end(span);
+  }
+  void decl(const ast::EnumDecl& n, const SourceSpan& span) {
+    begin_node(span);
+    flush_comments(span.end);
+    std::string text = "enum " + n.name.text + " { ";
+    for (std::size_t i = 0; i < n.values.size(); ++i) {
+      if (i != 0) text += ", ";
+      text += n.values[i].text;
+    }
+    line(text + " }");
+    mark_end(span);
+  }
+  static std::string param_suffix(const std::optional<ast::Ident>& param) {
+    return param ? "(" + param->text + ")" : "";
+  }
+  void decl(const ast::ZoneDecl& n, const SourceSpan& span) {
+    begin_node(span);
+    static constexpr std::string_view kVisibility[] = {"hidden", "owner", "public"};
+    line(fmt::format("zone {}{}: {} {}", n.name.text, param_suffix(n.param),
+                     n.shape == ast::ZoneShape::kPile ? "pile" : "set",
+                     kVisibility[static_cast<int>(n.visibility)]));
+    mark_end(span);
+  }
+  void decl(const ast::VarDecl& n, const SourceSpan& span) {
+    begin_node(span);
+    flush_comments(span.end);
+    expr_line(fmt::format("var {}{}: {} = ", n.name.text, param_suffix(n.param), type_text(n.type)),
+              n.init, n.per_round ? " per round" : "", true);
+    mark_end(span);
+  }
+  void decl(const ast::OptionDecl& n, const SourceSpan& span) {
+    begin_node(span);
+    flush_comments(span.end);
+    std::string text = fmt::format("option {}: {} = {}", n.name.text, type_text(n.type),
+                                   exprs_.print(n.default_value, kPrecAdd));
+    if (n.range) text += fmt::format(" in {}..{}", n.range->first, n.range->second);
+    if (!n.doc.empty()) text += " " + quote(n.doc);
+    line(text);
+    mark_end(span);
+  }
+  std::string def_header(const ast::DefDecl& n) const {
+    std::string text = "def " + n.name.text;
+    if (n.has_params) {
+      text += "(";
+      for (std::size_t i = 0; i < n.params.size(); ++i) {
+        if (i != 0) text += ", ";
+        text += n.params[i].name.text + ": " + type_text(n.params[i].type);
+      }
+      text += ")";
+    }
+    if (n.result) text += ": " + type_text(*n.result);
+    return text + " = ";
+  }
+  void decl(const ast::DefDecl& n, const SourceSpan& span) {
+    begin_node(span);
+    flush_comments(span.end);
+    expr_line(def_header(n), n.body, "", true);
+    mark_end(span);
+  }
+  void decl(const ast::ScoreDecl& n, const SourceSpan& span) {
+    begin_node(span);
+    flush_comments(span.end);
+    expr_line("score " + n.name.text + "(" + n.param.text + ") = ", n.value, "", true);
+    mark_end(span);
+  }
+  void decl(const ast::SetupDecl& n, const SourceSpan& span) {
+    begin_node(span);
+    block(n.body, "setup");
+  }
+  void decl(const ast::RoundDecl& n, const SourceSpan& span) {
+    begin_node(span);
+    block(n.body, "round");
+  }
+  void decl(const ast::PolicyDecl& n, const SourceSpan& span) {
+    begin_node(span);
+    line("policy " + n.name.text + " {");
+    ++indent_;
+    at_block_start_ = true;
+    for (const ast::PolicyEntry& e : n.entries) {
+      SourceSpan s = e.rule.span;
+      s.end = e.choice.span.end;
+      s.end_line = e.choice.span.end_line;
+      begin_node(s);
+      flush_comments(s.end);
+      expr_line(e.rule.text + ": ", e.choice);
+      mark_end(s);
+      trailing_comment(s.end_line);
+    }
+    flush_comments(span.end);
+    --indent_;
+    line("}");
+    mark_end(span);
+  }
+  void decl(const ast::InvariantDecl& n, const SourceSpan& span) {
+    begin_node(span);
+    flush_comments(span.end);
+    expr_line("invariant " + n.name.text + ": ", n.condition, "", true);
+    mark_end(span);
+  }
+  void decl(const ast::TerminatesDecl& n, const SourceSpan& span) {
+    begin_node(span);
+    flush_comments(span.end);
+    if (n.measure) {
+      expr_line("terminates " + n.target.text + " by ", *n.measure);
+    } else {
+      line("terminates " + n.target.text);
+    }
+    mark_end(span);
+  }
+  void decl(const ast::OptionOverride& n, const SourceSpan& span) {
+    begin_node(span);
+    flush_comments(span.end);
+    expr_line("override option " + n.name.text + " = ", n.value);
+    mark_end(span);
+  }
+  void decl(const ast::RuleOverride& n, const SourceSpan& span) {
+    begin_node(span);
+    flush_comments(n.rule.span.begin);
+    stmt_body(n.rule, "override ");
+    mark_end(span);
+  }
+  void decl(const ast::DefOverride& n, const SourceSpan& span) {
+    begin_node(span);
+    flush_comments(span.end);
+    expr_line("override " + def_header(n.def), n.def.body, "", true);
+    mark_end(span);
+  }
+
+  const SourceFile& source_;
+  std::vector<Comment> comments_;
+  std::size_t next_comment_ = 0;
+  ExprPrinter exprs_;
+  std::string out_;
+  int indent_ = 0;
+  std::uint32_t last_end_line_ = 0;
+  bool at_block_start_ = false;
+  bool continue_line_ = false;  // the next line() continues the last line (`} else {`)
+};
+
+}  // namespace
+
+std::string format_rules(const ast::RulesFile& file, const SourceFile& source) {
+  return Formatter(source).run(file);
+}
+
+}  // namespace rulebook::grammar
