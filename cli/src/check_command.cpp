@@ -4,6 +4,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "commands.hpp"
 #include "output.hpp"
@@ -19,22 +20,42 @@ struct CheckOptions {
   bool quiet = false;
 };
 
+struct FileResult {
+  std::string path;
+  std::string status;  // ok, errors, unreadable
+};
+
 int run_check(const CheckOptions& options) {
   grammar::SourceManager sources;
   grammar::Diagnostics diagnostics;
   bool unreadable = false;
-  std::vector<std::pair<std::string, bool>> results;
+  std::vector<FileResult> results;
   for (const std::string& path : options.files) {
-    const std::size_t errors_before = diagnostics.error_count();
     const grammar::LoadResult result = grammar::load_ruleset(path, sources, diagnostics);
-    if (result.status == grammar::LoadStatus::kUnreadable) unreadable = true;
-    results.emplace_back(path, diagnostics.error_count() == errors_before);
+    const char* status = "ok";
+    if (result.status == grammar::LoadStatus::kUnreadable) {
+      unreadable = true;
+      status = "unreadable";
+    } else if (result.status == grammar::LoadStatus::kErrors) {
+      status = "errors";
+    }
+    results.push_back(FileResult{path, status});
   }
-  const OutputFormat format = options.format == "json" ? OutputFormat::kJson : OutputFormat::kText;
-  print_diagnostics(diagnostics, sources, format);
-  if (format == OutputFormat::kText && !options.quiet) {
-    for (const auto& [path, ok] : results) {
-      if (ok) fmt::print("{}: ok\n", path);
+  if (options.format == "json") {
+    // One object: each file's status, then the diagnostics of all files.
+    nlohmann::json out;
+    out["files"] = nlohmann::json::array();
+    for (const FileResult& r : results) out["files"].push_back({{"path", r.path}, {"status", r.status}});
+    out["diagnostics"] = nlohmann::json::parse(grammar::render_json(diagnostics.items(), sources));
+    out["errors"] = diagnostics.error_count();
+    out["warnings"] = diagnostics.warning_count();
+    fmt::print("{}\n", out.dump(2));
+  } else {
+    print_diagnostics(diagnostics, sources, OutputFormat::kText);
+    if (!options.quiet) {
+      for (const FileResult& r : results) {
+        if (r.status == "ok") fmt::print("{}: ok\n", r.path);
+      }
     }
   }
   if (unreadable) return kExitBadInput;

@@ -10,6 +10,7 @@
 #include "rulebook/grammar/check.hpp"
 #include "rulebook/grammar/load.hpp"
 #include "rulebook/grammar/parse.hpp"
+#include "suggest.hpp"
 
 namespace rulebook::grammar {
 
@@ -90,8 +91,27 @@ ast::RulesFile apply_variant(ast::RulesFile base, const ast::RulesFile& variant,
     }
     return inserted;
   };
-  auto missing = [&](const SourceSpan& span, const std::string& what) {
-    diagnostics.error(span, fmt::format("the variant overrides {} that the base ruleset does not have", what))
+  // What the base has that a variant may override, for "did you mean".
+  std::vector<std::string> option_names, def_names, rule_labels;
+  for (ast::Decl& d : out.decls) {
+    if (const auto* o = std::get_if<ast::OptionDecl>(&d.node)) option_names.push_back(o->name.text);
+    if (const auto* f = std::get_if<ast::DefDecl>(&d.node)) def_names.push_back(f->name.text);
+  }
+  auto collect_label = [&](ast::Stmt& s) {
+    if (const auto* r = std::get_if<ast::RuleStmt>(&s.node)) rule_labels.push_back(r->label.text);
+    return false;  // visit every statement
+  };
+  for (ast::Decl& d : out.decls) {
+    if (auto* setup = std::get_if<ast::SetupDecl>(&d.node)) walk_stmts(setup->body, collect_label);
+    if (auto* round = std::get_if<ast::RoundDecl>(&d.node)) walk_stmts(round->body, collect_label);
+  }
+  auto missing = [&](const SourceSpan& span, const std::string& what, const std::string& name,
+                     const std::vector<std::string>& known) {
+    ClosestName closest(name);
+    for (const std::string& k : known) closest.consider(k);
+    std::string message = fmt::format("the variant overrides {} that the base ruleset does not have", what);
+    if (!closest.best().empty()) message += fmt::format("; did you mean '{}'?", closest.best());
+    diagnostics.error(span, message)
         .notes.push_back({base_title_span, fmt::format("the base ruleset is \"{}\"", base_title)});
   };
   for (const ast::Decl& decl : variant.decls) {
@@ -106,7 +126,7 @@ ast::RulesFile apply_variant(ast::RulesFile base, const ast::RulesFile& variant,
           found = true;
         }
       }
-      if (!found) missing(option->name.span, key);
+      if (!found) missing(option->name.span, key, option->name.text, option_names);
     } else if (const auto* rule = std::get_if<ast::RuleOverride>(&decl.node)) {
       const auto& label = std::get<ast::RuleStmt>(rule->rule.node).label;
       const std::string key = fmt::format("rule '{}'", label.text);
@@ -114,7 +134,7 @@ ast::RulesFile apply_variant(ast::RulesFile base, const ast::RulesFile& variant,
       if (ast::Stmt* target = find_rule(out, label.text)) {
         *target = rule->rule;
       } else {
-        missing(label.span, key);
+        missing(label.span, key, label.text, rule_labels);
       }
     } else if (const auto* def = std::get_if<ast::DefOverride>(&decl.node)) {
       const std::string key = fmt::format("definition '{}'", def->def.name.text);
@@ -128,7 +148,7 @@ ast::RulesFile apply_variant(ast::RulesFile base, const ast::RulesFile& variant,
           break;
         }
       }
-      if (!found) missing(def->def.name.span, key);
+      if (!found) missing(def->def.name.span, key, def->def.name.text, def_names);
     } else {
       out.decls.push_back(decl);
     }

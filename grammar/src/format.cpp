@@ -377,8 +377,28 @@ class Formatter {
 
   // ---- statements ----
 
+  // A block whose header ends with an expression (`if C`, `while C`): when the header is too
+  // wide the expression wraps, its later lines two steps in so they stand apart from the body.
+  void block(const ast::Block& b, const std::string& prefix, const ast::Expr& e) {
+    const std::string flat = prefix + exprs_.print(e);
+    if (static_cast<std::size_t>(indent_) * 2 + flat.size() + 2 <= kFormatWidth) {
+      block(b, flat);
+      return;
+    }
+    ExprPrinter::Lines lines = exprs_.layout(e, kPrecOr, width_left(prefix.size() + 2));
+    lines.front().second = prefix + lines.front().second;
+    for (std::size_t i = 1; i < lines.size(); ++i) lines[i].first += 2;
+    lines.back().second += " {";
+    emit(lines, "");
+    open_block(b);
+  }
+
   void block(const ast::Block& b, const std::string& header) {
     line(header + " {");
+    open_block(b);
+  }
+
+  void open_block(const ast::Block& b) {
     ++indent_;
     at_block_start_ = true;
     for (const ast::Stmt& s : b.stmts) stmt(s);
@@ -420,10 +440,10 @@ class Formatter {
     block(n.body, prefix + "phase " + n.name.text);
   }
   void stmt_node(const ast::RepeatStmt& n, const std::string& prefix) {
-    block(n.body, prefix + "repeat " + exprs_.print(n.count));
+    block(n.body, prefix + "repeat ", n.count);
   }
   void stmt_node(const ast::WhileStmt& n, const std::string& prefix) {
-    block(n.body, prefix + (n.until ? "until " : "while ") + exprs_.print(n.condition));
+    block(n.body, prefix + (n.until ? "until " : "while "), n.condition);
   }
   void stmt_node(const ast::ForEachStmt& n, const std::string& prefix) {
     std::string header = prefix + "for each " + n.var.text + " in " + exprs_.print(n.domain, kPrecAdd);
@@ -434,7 +454,7 @@ class Formatter {
     for (std::size_t i = 0; i < n.branches.size(); ++i) {
       const std::string head = i == 0 ? prefix + "if " : "else if ";
       if (i != 0) reopen_after_brace();
-      block(n.branches[i].body, head + exprs_.print(n.branches[i].condition));
+      block(n.branches[i].body, head, n.branches[i].condition);
     }
     if (n.else_body) {
       reopen_after_brace();

@@ -251,8 +251,15 @@ void Checker::check_declarations() {
     }
   }
   // Definitions may be used before they are declared; types are inferred on demand.
-  for (const ast::Decl& decl : file.decls) {
-    if (const auto* d = as<ast::DefDecl>(decl)) def_type(d->name.text);
+  for (std::size_t index = 0; index < file.decls.size(); ++index) {
+    const auto* d = as<ast::DefDecl>(file.decls[index]);
+    if (d == nullptr) continue;
+    // Only the declaration that owns the name: a rejected duplicate was reported already.
+    const auto it = program_.globals.find(d->name.text);
+    if (it != program_.globals.end() && it->second.kind == Symbol::Kind::kDef &&
+        it->second.decl_index == index) {
+      def_type(d->name.text);
+    }
   }
   for (const ast::Decl& decl : file.decls) {
     if (const auto* sc = as<ast::ScoreDecl>(decl)) {
@@ -324,7 +331,11 @@ void Checker::check_policies() {
 void Checker::warn_unused_definitions() {
   for (const ast::Decl& decl : program_.file.decls) {
     if (const auto* d = as<ast::DefDecl>(decl)) {
-      if (used_defs_.count(d->name.text) == 0) {
+      const auto it = program_.globals.find(d->name.text);
+      const bool owns_name = it != program_.globals.end() && it->second.kind == Symbol::Kind::kDef &&
+                             it->second.span.file == d->name.span.file &&
+                             it->second.span.begin == d->name.span.begin;
+      if (owns_name && used_defs_.count(d->name.text) == 0) {
         diagnostics_.warning(d->name.span, fmt::format("definition '{}' is never used", d->name.text));
       }
     }

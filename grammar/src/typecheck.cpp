@@ -5,27 +5,13 @@
 #include <fmt/format.h>
 
 #include "checker.hpp"
+#include "suggest.hpp"
 
 namespace rulebook::grammar {
 
 bool is_builtin_function(const std::string& name);
 
 namespace {
-
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
 
 const char* kind_name(Symbol::Kind kind) {
   switch (kind) {
@@ -95,20 +81,12 @@ const Symbol* Checker::find_global(const std::string& name) const {
 }
 
 std::string Checker::suggestion(const std::string& name) const {
-  std::string best;
-  std::size_t best_distance = name.size() <= 3 ? 1 : 2;
-  auto consider = [&](const std::string& candidate) {
-    const std::size_t d = edit_distance(name, candidate);
-    if (d <= best_distance && d > 0 && (best.empty() || d < best_distance)) {
-      best = candidate;
-      best_distance = d;
-    }
-  };
+  ClosestName closest(name);
   for (const auto& scope : scopes_) {
-    for (const Local& local : scope) consider(local.name);
+    for (const Local& local : scope) closest.consider(local.name);
   }
-  for (const auto& [global_name, symbol] : program_.globals) consider(global_name);
-  return best;
+  for (const auto& [global_name, symbol] : program_.globals) closest.consider(global_name);
+  return closest.best();
 }
 
 void Checker::unknown_name(const std::string& name, SourceSpan span) {
@@ -142,7 +120,10 @@ Type Checker::resolve_type(const ast::TypeExpr& t) {
 
 Type Checker::def_type(const std::string& name) {
   if (auto it = def_types_.find(name); it != def_types_.end()) return it->second;
-  const Symbol& symbol = program_.globals.at(name);
+  const auto found = program_.globals.find(name);
+  // A definition whose name was rejected (a builtin, a duplicate) has no type of its own.
+  if (found == program_.globals.end() || found->second.kind != Symbol::Kind::kDef) return Type::error();
+  const Symbol& symbol = found->second;
   const auto& def = std::get<ast::DefDecl>(program_.file.decls[symbol.decl_index].node);
   if (std::find(def_stack_.begin(), def_stack_.end(), name) != def_stack_.end()) {
     diagnostics_.error(def.name.span, fmt::format("definition '{}' depends on itself; recursion is not "

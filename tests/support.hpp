@@ -1,0 +1,53 @@
+// Helpers shared by the tests: parse snippets, load files, run the executable.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "rulebook/grammar/ast.hpp"
+#include "rulebook/grammar/diagnostic.hpp"
+#include "rulebook/grammar/source.hpp"
+
+namespace rulebook::test {
+
+// The project's source folder, for rulesets/ and tests/golden/.
+std::string source_path(const std::string& relative);
+
+// Every *.rules file under `folder` (recursively), sorted.
+std::vector<std::string> rule_files(const std::string& folder);
+
+struct Parsed {
+  grammar::SourceManager sources;
+  grammar::Diagnostics diagnostics;
+  grammar::ast::RulesFile file;
+};
+
+// Parses `text` as a file named `name`.
+Parsed parse_text(const std::string& text, const std::string& name = "test.rules");
+
+// The S-expression of the statements of `round { <body> }` (one per line), after a header
+// that declares `players 2`, a deck, zones `deck` (pile) and `hand(p)` (set), and `x: int`.
+// Fails the test on a syntax error.
+std::string stmts(const std::string& body);
+
+// The S-expression of `def probe = <expression>`. Fails the test on a syntax error.
+std::string expr(const std::string& expression);
+
+// The diagnostics of checking `text` (a whole file), rendered without colour.
+std::string check_text(const std::string& text);
+
+// Runs the built `rulebook` with `args` (shell words), capturing output.
+struct RunResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+RunResult run_rulebook(const std::string& args, const std::string& stdin_text = "");
+
+// A fresh empty folder under the system temporary folder.
+std::string temp_folder();
+
+std::string read_text(const std::string& path);
+void write_text(const std::string& path, const std::string& text);
+
+}  // namespace rulebook::test
