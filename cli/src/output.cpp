@@ -43,7 +43,7 @@ std::string write_file_atomically(const std::string& path, const std::string& co
   const fs::path target(path);
   fs::path dir = target.parent_path();
   if (dir.empty()) dir = ".";
-  std::string pattern = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
+  std::string pattern = (dir / fmt::format(".{}.XXXXXX", target.filename().string())).string();
   std::vector<char> name(pattern.begin(), pattern.end());
   name.push_back('\0');
   const int fd = mkstemp(name.data());

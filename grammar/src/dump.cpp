@@ -30,7 +30,7 @@ constexpr std::string_view kOrderNames[] = {"clockwise", "counterclockwise", "bo
 
 std::string exprs(const std::vector<ast::Expr>& items) {
   std::string out;
-  for (const ast::Expr& e : items) out += " " + dump_expr(e);
+  for (const ast::Expr& e : items) out += fmt::format(" {}", dump_expr(e));
   return out;
 }
 
@@ -45,8 +45,8 @@ struct ExprDump {
   std::string operator()(const ast::NoneLit&) const { return "none"; }
   std::string operator()(const ast::PlayersLit&) const { return "players"; }
   std::string operator()(const ast::NameRef& n) const { return n.name; }
-  std::string operator()(const ast::SeatLit& n) const { return "(seat " + dump_expr(*n.index) + ")"; }
-  std::string operator()(const ast::Call& n) const { return "(" + n.callee.text + exprs(n.args) + ")"; }
+  std::string operator()(const ast::SeatLit& n) const { return fmt::format("(seat {})", dump_expr(*n.index)); }
+  std::string operator()(const ast::Call& n) const { return fmt::format("({}{})", n.callee.text, exprs(n.args)); }
   std::string operator()(const ast::Unary& n) const {
     return fmt::format("({} {})", n.op == ast::UnaryOp::kNot ? "not" : "neg", dump_expr(*n.operand));
   }
@@ -54,7 +54,7 @@ struct ExprDump {
     return fmt::format("({} {} {})", kBinaryNames[static_cast<int>(n.op)], dump_expr(*n.lhs),
                        dump_expr(*n.rhs));
   }
-  std::string operator()(const ast::SetLit& n) const { return "{" + exprs(n.elements) + " }"; }
+  std::string operator()(const ast::SetLit& n) const { return fmt::format("{{{} }}", exprs(n.elements)); }
   std::string operator()(const ast::Comprehension& n) const {
     return fmt::format("{{{} in {} where {}}}", n.var.text, dump_expr(*n.domain), dump_expr(*n.filter));
   }
@@ -78,7 +78,7 @@ struct ExprDump {
 
 std::string block_dump(const ast::Block& b) {
   std::string out = "{";
-  for (const ast::Stmt& s : b.stmts) out += " " + dump_stmt(s);
+  for (const ast::Stmt& s : b.stmts) out += fmt::format(" {}", dump_stmt(s));
   return out + " }";
 }
 
@@ -106,8 +106,8 @@ struct StmtDump {
   }
   std::string operator()(const ast::IfStmt& n) const {
     std::string out = "(if";
-    for (const ast::IfBranch& b : n.branches) out += " " + dump_expr(b.condition) + " " + block_dump(b.body);
-    if (n.else_body) out += " else " + block_dump(*n.else_body);
+    for (const ast::IfBranch& b : n.branches) out += fmt::format(" {} {}", dump_expr(b.condition), block_dump(b.body));
+    if (n.else_body) out += fmt::format(" else {}", block_dump(*n.else_body));
     return out + ")";
   }
   std::string operator()(const ast::SimultaneousStmt& n) const {
@@ -130,7 +130,7 @@ struct StmtDump {
     return fmt::format("(deal {} {} {}{})", dump_expr(n.count), dump_expr(n.source), dump_expr(n.target),
                        face_dump(n.face));
   }
-  std::string operator()(const ast::ShuffleStmt& n) const { return "(shuffle " + dump_expr(n.zone) + ")"; }
+  std::string operator()(const ast::ShuffleStmt& n) const { return fmt::format("(shuffle {})", dump_expr(n.zone)); }
   std::string operator()(const ast::FlipStmt& n) const {
     return fmt::format("(flip {}{})", dump_expr(n.cards), face_dump(n.face));
   }
@@ -144,11 +144,11 @@ struct StmtDump {
     return fmt::format("(swap {} {})", dump_expr(n.first), dump_expr(n.second));
   }
   std::string operator()(const ast::EndGameStmt& n) const {
-    return n.winners ? "(end-game " + dump_expr(*n.winners) + ")" : "(end-game)";
+    return n.winners ? fmt::format("(end-game {})", dump_expr(*n.winners)) : "(end-game)";
   }
 };
 
-std::string param_dump(const std::optional<ast::Ident>& p) { return p ? "(" + p->text + ")" : ""; }
+std::string param_dump(const std::optional<ast::Ident>& p) { return p ? fmt::format("({})", p->text) : ""; }
 
 std::string def_dump(const ast::DefDecl& n) {
   std::string params;
@@ -169,7 +169,7 @@ struct DeclDump {
   }
   std::string operator()(const ast::EnumDecl& n) const {
     std::string out = "(enum " + n.name.text;
-    for (const ast::Ident& v : n.values) out += " " + v.text;
+    for (const ast::Ident& v : n.values) out += fmt::format(" {}", v.text);
     return out + ")";
   }
   std::string operator()(const ast::ZoneDecl& n) const {
@@ -190,8 +190,8 @@ struct DeclDump {
   std::string operator()(const ast::ScoreDecl& n) const {
     return fmt::format("(score {}({}) {})", n.name.text, n.param.text, dump_expr(n.value));
   }
-  std::string operator()(const ast::SetupDecl& n) const { return "(setup " + block_dump(n.body) + ")"; }
-  std::string operator()(const ast::RoundDecl& n) const { return "(round " + block_dump(n.body) + ")"; }
+  std::string operator()(const ast::SetupDecl& n) const { return fmt::format("(setup {})", block_dump(n.body)); }
+  std::string operator()(const ast::RoundDecl& n) const { return fmt::format("(round {})", block_dump(n.body)); }
   std::string operator()(const ast::PolicyDecl& n) const {
     std::string out = "(policy " + n.name.text;
     for (const ast::PolicyEntry& e : n.entries) out += fmt::format(" ({} {})", e.rule.text, dump_expr(e.choice));
@@ -206,8 +206,8 @@ struct DeclDump {
   std::string operator()(const ast::OptionOverride& n) const {
     return fmt::format("(override-option {} {})", n.name.text, dump_expr(n.value));
   }
-  std::string operator()(const ast::RuleOverride& n) const { return "(override " + dump_stmt(n.rule) + ")"; }
-  std::string operator()(const ast::DefOverride& n) const { return "(override " + def_dump(n.def) + ")"; }
+  std::string operator()(const ast::RuleOverride& n) const { return fmt::format("(override {})", dump_stmt(n.rule)); }
+  std::string operator()(const ast::DefOverride& n) const { return fmt::format("(override {})", def_dump(n.def)); }
 };
 
 }  // namespace
