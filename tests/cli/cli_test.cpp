@@ -119,3 +119,12 @@ TEST_CASE("cli: fmt refuses a file with syntax errors and does not touch it", "[
   CHECK(rulebook::test::read_text(dir + "/broken.rules") == broken);
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("cli: .ci/run runs exactly the README's test command", "[cli][docs]") {
+  const std::string run = rulebook::test::read_text(source_path(".ci/run"));
+  const std::string readme = rulebook::test::read_text(source_path("README.md"));
+  const std::size_t start = run.find("bash .ci/install-deps");
+  REQUIRE(start != std::string::npos);
+  const std::string command = run.substr(start, run.find('\n', start) - start);
+  CHECK(readme.find("\n" + command + "\n") != std::string::npos);
+}
