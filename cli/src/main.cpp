@@ -12,6 +12,8 @@ int main(int argc, char** argv) {
   int exit_code = rulebook::cli::kExitOk;
   rulebook::cli::add_check_command(app, exit_code);
   rulebook::cli::add_fmt_command(app, exit_code);
+  rulebook::cli::add_play_command(app, exit_code);
+  rulebook::cli::add_simulate_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -131,6 +131,7 @@ void Checker::declare_globals() {
     } else if (const auto* s = as<ast::SeatsDecl>(decl)) {
       if (!once(seats_span, decl.span, "'seats' declaration")) continue;
       program_.seats = s->count;
+      program_.seats_declared = true;
     } else if (const auto* c = as<ast::CardsDecl>(decl)) {
       if (!once(cards_span, decl.span, "'cards' declaration")) continue;
       if (c->jokers && *c->jokers > 8) {

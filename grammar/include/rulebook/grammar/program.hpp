@@ -39,7 +39,9 @@ struct Program {
   std::string base_title;         // set for variants
   std::int64_t players_min = 0;
   std::int64_t players_max = 0;
-  std::int64_t seats = 0;         // seats at the table; more than players means automated seats
+  std::int64_t seats = 0;         // the most seats a game can have
+  bool seats_declared = false;    // `seats N`: always N seats, the extra ones automated;
+                                  // otherwise a game has one seat per player
   std::vector<EnumInfo> enums;
   std::map<std::string, Symbol> globals;
   std::map<std::string, SourceSpan> rule_labels;  // every `rule NAME:` in the program

@@ -1,0 +1,54 @@
+#include "game_setup.hpp"
+
+#include <fmt/format.h>
+
+#include "output.hpp"
+#include "rulebook/grammar/load.hpp"
+#include "rulebook/interpreter/lower.hpp"
+
+namespace rulebook::cli {
+
+std::optional<interpreter::Machine> load_machine(const std::string& path, int& exit_code) {
+  grammar::SourceManager sources;
+  grammar::Diagnostics diagnostics;
+  const grammar::LoadResult result = grammar::load_ruleset(path, sources, diagnostics);
+  if (result.status != grammar::LoadStatus::kOk) {
+    print_diagnostics(diagnostics, sources, OutputFormat::kText);
+    exit_code = result.status == grammar::LoadStatus::kUnreadable ? kExitBadInput : kExitFinding;
+    return std::nullopt;
+  }
+  // Warnings do not stop a game, but they are worth seeing.
+  if (!diagnostics.items().empty()) print_diagnostics(diagnostics, sources, OutputFormat::kText);
+  return interpreter::Machine(interpreter::lower(*result.program, sources));
+}
+
+void add_game_options(CLI::App& cmd, GameOptions& options) {
+  cmd.add_option("file", options.file, "Rule file (a game or a variant)")->required();
+  cmd.add_option("--players", options.players, "Number of human players (default: the most the rules allow)")
+      ->check(CLI::Range(1, 64));
+  cmd.add_option("--option", options.option_specs, "Set a ruleset option, e.g. --option ogling=true")
+      ->type_name("NAME=VALUE");
+  cmd.add_option("--seed", options.seed, "Seed of the random numbers (same seed, same game)");
+}
+
+std::optional<interpreter::GameConfig> game_config(const GameOptions& options, std::uint64_t default_seed) {
+  interpreter::GameConfig config;
+  config.players = options.players;
+  config.seed = options.seed.value_or(default_seed);
+  for (const std::string& spec : options.option_specs) {
+    const std::size_t eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) {
+      fmt::print(stderr, "error: --option takes NAME=VALUE, not '{}'\n", spec);
+      return std::nullopt;
+    }
+    const std::string name = spec.substr(0, eq);
+    if (config.options.count(name) != 0) {
+      fmt::print(stderr, "error: option '{}' is given twice\n", name);
+      return std::nullopt;
+    }
+    config.options[name] = spec.substr(eq + 1);
+  }
+  return config;
+}
+
+}  // namespace rulebook::cli

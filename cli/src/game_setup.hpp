@@ -1,0 +1,34 @@
+// What `play`, `simulate` (and later `replay`, `verify`) share: loading a ruleset into a
+// machine, and game options from the command line.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "rulebook/grammar/source.hpp"
+#include "rulebook/interpreter/machine.hpp"
+
+namespace rulebook::cli {
+
+// Reads, checks and lowers a ruleset. On failure prints the diagnostics (or the reason) and
+// returns nullopt with `exit_code` set (1 for errors in the rules, 2 for an unreadable file).
+std::optional<interpreter::Machine> load_machine(const std::string& path, int& exit_code);
+
+// The options every game command takes.
+struct GameOptions {
+  std::string file;
+  std::int64_t players = 0;
+  std::vector<std::string> option_specs;  // NAME=VALUE
+  std::optional<std::uint64_t> seed;
+};
+void add_game_options(CLI::App& cmd, GameOptions& options);
+
+// The game configuration, or nullopt with a message on stderr for a malformed --option.
+std::optional<interpreter::GameConfig> game_config(const GameOptions& options, std::uint64_t default_seed);
+
+}  // namespace rulebook::cli

@@ -1,0 +1,249 @@
+// `rulebook simulate FILE --games N ...`: many games between random agents, with win rates,
+// game lengths and rule coverage. Standard output depends only on the ruleset, the options
+// and the seed (never on --jobs or the machine); timing and progress go to stderr.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "game_setup.hpp"
+#include "output.hpp"
+#include "rulebook/interpreter/log.hpp"
+#include "rulebook/interpreter/simulate.hpp"
+
+namespace rulebook::cli {
+
+namespace {
+
+namespace ri = rulebook::interpreter;
+
+struct SimulateOptions {
+  GameOptions game;
+  std::int64_t games = 0;
+  int jobs = 1;
+  std::int64_t max_moves = 100000;
+  std::string logs;
+  std::string format = "text";
+};
+
+// Wilson score interval at 95%.
+std::pair<double, double> wilson(std::int64_t wins, std::int64_t n) {
+  if (n == 0) return {0, 0};
+  const double z = 1.959963984540054;
+  const double p = static_cast<double>(wins) / static_cast<double>(n);
+  const double nn = static_cast<double>(n);
+  const double denom = 1 + z * z / nn;
+  const double center = (p + z * z / (2 * nn)) / denom;
+  const double half = z * std::sqrt(p * (1 - p) / nn + z * z / (4 * nn * nn)) / denom;
+  return {std::max(0.0, center - half), std::min(1.0, center + half)};
+}
+
+struct Distribution {
+  double mean = 0;
+  std::int64_t min = 0, median = 0, p90 = 0, max = 0;
+};
+
+Distribution distribution(std::vector<std::int64_t> values) {
+  Distribution d;
+  if (values.empty()) return d;
+  std::sort(values.begin(), values.end());
+  double sum = 0;
+  for (const std::int64_t v : values) sum += static_cast<double>(v);
+  d.mean = sum / static_cast<double>(values.size());
+  d.min = values.front();
+  d.max = values.back();
+  d.median = values[(values.size() - 1) / 2];
+  d.p90 = values[std::min(values.size() - 1, values.size() * 9 / 10)];
+  return d;
+}
+
+nlohmann::json distribution_json(const Distribution& d) {
+  return {{"mean", std::round(d.mean * 100) / 100}, {"min", d.min}, {"median", d.median}, {"p90", d.p90}, {"max", d.max}};
+}
+
+// Replays game `index` with a log writer: the same game, since every game is seeded.
+std::string game_log(const ri::Machine& machine, const ri::GameConfig& base, std::int64_t index, std::int64_t max_moves) {
+  ri::GameConfig config = base;
+  config.seed = ri::game_seed(base.seed, static_cast<std::uint64_t>(index));
+  ri::LogWriter log(machine, config);
+  const ri::GameResult result = ri::play_random_game(machine, config, max_moves, &log);
+  if (result.capped) {
+    ri::State dummy;
+    dummy.rounds = result.rounds;
+    dummy.moves = result.moves;
+    log.stopped(dummy, max_moves);
+  }
+  return log.text();
+}
+
+void progress_bar(std::int64_t done, std::int64_t total) {
+  const int width = 40;
+  const auto filled = static_cast<int>(total == 0 ? width : done * width / total);
+  fmt::print(stderr, "\r[{:<{}}] {}/{} games", std::string(static_cast<std::size_t>(filled), '#'), width, done, total);
+}
+
+int run_simulate(const SimulateOptions& options) {
+  if (options.games < 1) {
+    fmt::print(stderr, "error: --games must be at least 1\n");
+    return kExitBadInput;
+  }
+  int exit_code = kExitOk;
+  const std::optional<ri::Machine> machine = load_machine(options.game.file, exit_code);
+  if (!machine) return exit_code;
+  const std::optional<ri::GameConfig> config = game_config(options.game, 1);
+  if (!config) return kExitBadInput;
+  try {
+    (void)machine->start(*config);  // validates players and options before any thread starts
+  } catch (const ri::ConfigError& e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    return kExitBadInput;
+  }
+  if (!options.logs.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(options.logs, ec);
+    if (ec) {
+      fmt::print(stderr, "error: cannot create the log folder '{}': {}\n", options.logs, ec.message());
+      return kExitBadInput;
+    }
+  }
+
+  const bool show_progress = isatty(STDERR_FILENO) != 0 && options.games >= 200;
+  const auto started = std::chrono::steady_clock::now();
+  std::function<void(std::int64_t)> progress;
+  if (show_progress) progress = [&](std::int64_t done) { progress_bar(done, options.games); };
+  const std::vector<ri::GameResult> results =
+      ri::simulate(*machine, *config, options.games, options.max_moves, options.jobs, progress);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (show_progress) fmt::print(stderr, "\n");
+  fmt::print(stderr, "{} games in {:.2f} s ({:.0f} games/s, {} job{})\n", results.size(), seconds,
+             static_cast<double>(results.size()) / std::max(seconds, 1e-9), options.jobs, options.jobs == 1 ? "" : "s");
+
+  const ri::Ir& ir = machine->ir();
+  // A fault stops the run: report it and save the failing game's log.
+  if (!results.empty() && results.back().fault) {
+    const auto index = static_cast<std::int64_t>(results.size() - 1);
+    const ri::Fault& f = *results.back().fault;
+    const std::string folder = options.logs.empty() ? "." : options.logs;
+    const std::string path = (std::filesystem::path(folder) / fmt::format("fault-game-{}.jsonl", index)).string();
+    const std::string log = game_log(*machine, *config, index, options.max_moves);
+    const std::string write_error = write_file_atomically(path, log);
+    fmt::print(stderr, "rule fault in game {} (seed {}): {}\n  rule: {}\n  at: {}\n", index, results.back().seed,
+               f.message, f.rule >= 0 ? ir.labels[static_cast<std::size_t>(f.rule)] : "(no labelled rule)",
+               machine->where(f.span));
+    if (write_error.empty()) {
+      fmt::print(stderr, "  the game's log is in {}\n", path);
+    } else {
+      fmt::print(stderr, "  the game's log could not be saved: {}\n", write_error);
+    }
+    return kExitFinding;
+  }
+  if (!options.logs.empty()) {
+    for (std::int64_t g = 0; g < options.games; ++g) {
+      const std::string path = (std::filesystem::path(options.logs) / fmt::format("game-{:06}.jsonl", g)).string();
+      const std::string write_error = write_file_atomically(path, game_log(*machine, *config, g, options.max_moves));
+      if (!write_error.empty()) {
+        fmt::print(stderr, "error: {}\n", write_error);
+        return kExitBadInput;
+      }
+    }
+  }
+
+  // Statistics, in game order.
+  const auto seats = results.front().automated.size();
+  std::vector<std::int64_t> wins(seats, 0);
+  std::int64_t no_winner = 0, capped = 0;
+  std::vector<std::int64_t> rounds, moves;
+  std::vector<std::uint64_t> fired(ir.labels.size(), 0);
+  for (const ri::GameResult& r : results) {
+    if (r.capped) {
+      ++capped;
+    } else {
+      if (r.winners.empty()) ++no_winner;
+      for (const ri::PlayerId p : r.winners) ++wins[static_cast<std::size_t>(p)];
+      rounds.push_back(r.rounds);
+      moves.push_back(r.moves);
+    }
+    for (std::size_t l = 0; l < fired.size(); ++l) fired[l] += r.fired[l];
+  }
+  const auto finished = static_cast<std::int64_t>(results.size()) - capped;
+  const Distribution round_stats = distribution(rounds), move_stats = distribution(moves);
+  const std::vector<bool>& automated = results.front().automated;
+
+  if (options.format == "json") {
+    nlohmann::json out;
+    out["ruleset"] = ir.title;
+    out["file"] = options.game.file;
+    out["players"] = results.front().automated.size() - static_cast<std::size_t>(std::count(automated.begin(), automated.end(), true));
+    out["seed"] = config->seed;
+    out["games"] = results.size();
+    out["finished"] = finished;
+    out["stopped_at_move_cap"] = capped;
+    out["max_moves"] = options.max_moves;
+    nlohmann::json players = nlohmann::json::array();
+    for (std::size_t p = 0; p < seats; ++p) {
+      const auto [lo, hi] = wilson(wins[p], finished);
+      players.push_back({{"player", p}, {"automated", static_cast<bool>(automated[p])}, {"wins", wins[p]},
+                         {"win_rate", finished == 0 ? 0.0 : static_cast<double>(wins[p]) / static_cast<double>(finished)},
+                         {"ci95", {lo, hi}}});
+    }
+    out["players_results"] = players;
+    out["no_winner"] = no_winner;
+    out["rounds"] = distribution_json(round_stats);
+    out["moves"] = distribution_json(move_stats);
+    nlohmann::json coverage = nlohmann::json::object();
+    for (std::size_t l = 0; l < fired.size(); ++l) coverage[ir.labels[l]] = fired[l];
+    out["rule_coverage"] = coverage;
+    fmt::print("{}\n", out.dump(2));
+    return kExitOk;
+  }
+
+  fmt::print("{}: {} games, {} players, seed {}\n", ir.title, results.size(),
+             seats - static_cast<std::size_t>(std::count(automated.begin(), automated.end(), true)), config->seed);
+  fmt::print("wins by player (share of finished games, 95% confidence interval):\n");
+  for (std::size_t p = 0; p < seats; ++p) {
+    const auto [lo, hi] = wilson(wins[p], finished);
+    const double rate = finished == 0 ? 0.0 : static_cast<double>(wins[p]) / static_cast<double>(finished);
+    fmt::print("  player {}{}: {:5.1f}%  [{:.1f}%, {:.1f}%]\n", p, automated[p] ? " (automated)" : "", rate * 100,
+               lo * 100, hi * 100);
+  }
+  fmt::print("  no winner: {}\n", no_winner);
+  fmt::print("rounds per game: mean {:.2f}, min {}, median {}, 90th percentile {}, max {}\n", round_stats.mean,
+             round_stats.min, round_stats.median, round_stats.p90, round_stats.max);
+  fmt::print("moves per game:  mean {:.2f}, min {}, median {}, 90th percentile {}, max {}\n", move_stats.mean,
+             move_stats.min, move_stats.median, move_stats.p90, move_stats.max);
+  fmt::print("stopped at the move cap ({} moves): {}\n", options.max_moves, capped);
+  const auto never = static_cast<std::size_t>(std::count(fired.begin(), fired.end(), 0U));
+  fmt::print("rule coverage: {} of {} labelled rules fired\n", fired.size() - never, fired.size());
+  for (std::size_t l = 0; l < fired.size(); ++l) {
+    if (fired[l] == 0) fmt::print("  never fired: {} ({})\n", ir.labels[l], machine->where(ir.label_spans[l]));
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_simulate_command(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<SimulateOptions>();
+  CLI::App* cmd = app.add_subcommand("simulate", "Play many games between random agents and report statistics");
+  add_game_options(*cmd, options->game);
+  cmd->add_option("--games", options->games, "Number of games")->required()->check(CLI::Range(1, 100000000));
+  cmd->add_option("--jobs", options->jobs, "Threads to use (results do not depend on it)")
+      ->check(CLI::Range(1, 256))
+      ->default_str("1");
+  cmd->add_option("--max-moves", options->max_moves, "Stop a game after this many decisions (counted apart)")
+      ->check(CLI::Range(1, 1000000000))
+      ->default_str("100000");
+  cmd->add_option("--logs", options->logs, "Write every game's log to this folder (and a faulty game's log)");
+  cmd->add_option("--format", options->format, "Output format")->check(CLI::IsMember({"text", "json"}))->default_str("text");
+  cmd->callback([options, &exit_code] { exit_code = run_simulate(*options); });
+}
+
+}  // namespace rulebook::cli

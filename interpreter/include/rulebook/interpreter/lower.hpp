@@ -1,0 +1,15 @@
+// Lowering a checked program to the interpreter's IR, once per ruleset.
+#pragma once
+
+#include <memory>
+
+#include "rulebook/grammar/program.hpp"
+#include "rulebook/grammar/source.hpp"
+#include "rulebook/interpreter/ir.hpp"
+
+namespace rulebook::interpreter {
+
+// `sources` gives the file paths for messages and the hash that logs record.
+std::shared_ptr<const Ir> lower(const grammar::Program& program, const grammar::SourceManager& sources);
+
+}  // namespace rulebook::interpreter

@@ -1,0 +1,106 @@
+// The rules as a state machine: start a game, list the legal moves of the decision it waits
+// for, apply one, and run the rules up to the next decision. The machine holds only the
+// immutable IR; every game is a State value, so copies are independent games.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "rulebook/interpreter/ir.hpp"
+#include "rulebook/interpreter/state.hpp"
+
+namespace rulebook::interpreter {
+
+// How a game is set up: the number of human players, option values as written on the
+// command line (`notes=60`, `ogling=true`), and the seed of the game's random numbers.
+struct GameConfig {
+  std::int64_t players = 0;  // 0: the largest count the ruleset allows
+  std::map<std::string, std::string> options;
+  std::uint64_t seed = 0;
+};
+
+// A configuration the ruleset does not allow (unknown option, value out of range, ...).
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Receives what happens in a game, in order, for logs. Every callback is optional.
+class EventSink {
+ public:
+  virtual ~EventSink() = default;
+  virtual void shuffled(const State& /*state*/, std::int32_t /*zone_instance*/) {}
+  virtual void dealt(const State& /*state*/, std::int32_t /*from*/, std::int32_t /*to*/,
+                     const std::vector<CardId>& /*cards*/) {}
+  virtual void chose(const State& /*state*/, PlayerId /*player*/, std::int32_t /*rule*/,
+                     const Value& /*choice*/, bool /*by_policy*/) {}
+  virtual void round_started(const State& /*state*/) {}
+  virtual void ended(const State& /*state*/) {}
+};
+
+// What one player may see: the cards whose faces it may know, every variable, and the
+// decision it has to make (if any).
+struct ZoneView {
+  std::int32_t instance = 0;
+  std::string name;                    // `hand(seat 2)` style, by player identity
+  std::vector<std::optional<CardId>> cards;  // bottom to top; nullopt: face unknown to the viewer
+  std::vector<bool> face_up;
+};
+struct View {
+  PlayerId viewer = -1;
+  std::vector<ZoneView> zones;
+  std::vector<std::pair<std::string, Value>> vars;  // `points(2)` style names
+  std::vector<std::int32_t> seat_of;
+  std::int64_t rounds = 0;
+  std::optional<PlayerId> to_move;     // who must decide now
+  std::int32_t rule = -1;              // the deciding rule's label id
+  std::vector<Value> legal;            // the viewer's legal moves (empty unless it is to move)
+  bool finished = false;
+};
+
+class Machine {
+ public:
+  explicit Machine(std::shared_ptr<const Ir> ir) : ir_(std::move(ir)) {}
+
+  [[nodiscard]] const Ir& ir() const { return *ir_; }
+
+  // A new game, run up to its first decision. Throws ConfigError for a bad configuration.
+  [[nodiscard]] State start(const GameConfig& config, EventSink* sink = nullptr) const;
+
+  // The options of the pending decision (empty when the game is over).
+  [[nodiscard]] const std::vector<Value>& legal_moves(const State& state) const;
+
+  // Takes option `index` of the pending decision and runs to the next decision or the end.
+  void apply(State& state, std::size_t index, EventSink* sink = nullptr) const;
+
+  [[nodiscard]] View view(const State& state, PlayerId viewer) const;
+
+  // Scores by declared score, then by player.
+  [[nodiscard]] std::vector<std::vector<std::int64_t>> scores(const State& state) const;
+
+  // Notation: `7H`, `10S`, `JK1`, `note3`; `seat 2` for players (by identity); enum names.
+  [[nodiscard]] std::string value_text(const State& state, const Value& value) const;
+  [[nodiscard]] std::string card_name(const State& state, CardId card) const;
+  [[nodiscard]] std::string zone_name(std::int32_t instance) const;
+  // The card with this name, or -1.
+  [[nodiscard]] CardId card_by_name(const State& state, const std::string& name) const;
+  // `file:line` of a span.
+  [[nodiscard]] std::string where(const grammar::SourceSpan& span) const;
+  // A one-paragraph summary of the state, for fault reports.
+  [[nodiscard]] std::string summary(const State& state) const;
+
+  // The most instructions run between two decisions before the game is stopped as a fault
+  // (a loop that never reaches a decision or an end).
+  static constexpr std::int64_t kMaxStepsBetweenDecisions = 50'000'000;
+
+ private:
+  void run(State& state, EventSink* sink) const;
+  std::shared_ptr<const Ir> ir_;
+};
+
+}  // namespace rulebook::interpreter

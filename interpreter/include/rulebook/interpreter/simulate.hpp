@@ -1,0 +1,42 @@
+// Playing whole games with agents, one at a time or many in parallel, with the same results
+// for any number of threads.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rulebook/interpreter/machine.hpp"
+
+namespace rulebook::interpreter {
+
+struct GameResult {
+  std::uint64_t seed = 0;
+  std::vector<PlayerId> winners;
+  std::int64_t rounds = 0;
+  std::int64_t moves = 0;
+  bool capped = false;                 // stopped at the move cap
+  std::optional<Fault> fault;
+  std::vector<std::uint32_t> fired;    // per rule label
+  std::vector<std::vector<std::int64_t>> scores;
+  std::vector<bool> automated;         // per player at the start
+};
+
+// The seed of game `index` of a run seeded with `seed` (SplitMix64 of seed + index).
+std::uint64_t game_seed(std::uint64_t seed, std::uint64_t index);
+
+// Plays one game with random agents (each seeded from the game's seed) up to `max_moves`
+// decisions. `sink` (optional) receives the game's events.
+GameResult play_random_game(const Machine& machine, const GameConfig& config, std::int64_t max_moves,
+                            EventSink* sink = nullptr);
+
+// Plays `games` games on `jobs` threads; results are in game order. `progress` (optional)
+// is called from the calling thread with the number of games done. Stops early (leaving
+// later results unset) after the first game with a rule fault.
+std::vector<GameResult> simulate(const Machine& machine, const GameConfig& config, std::int64_t games,
+                                 std::int64_t max_moves, int jobs,
+                                 const std::function<void(std::int64_t)>& progress = {});
+
+}  // namespace rulebook::interpreter

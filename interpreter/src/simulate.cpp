@@ -1,0 +1,88 @@
+#include "rulebook/interpreter/simulate.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+#include "rulebook/interpreter/agent.hpp"
+
+namespace rulebook::interpreter {
+
+std::uint64_t game_seed(std::uint64_t seed, std::uint64_t index) {
+  std::uint64_t x = seed + index;
+  return Rng::splitmix64(x);
+}
+
+GameResult play_random_game(const Machine& machine, const GameConfig& config, std::int64_t max_moves,
+                            EventSink* sink) {
+  GameResult result;
+  result.seed = config.seed;
+  State state = machine.start(config, sink);
+  for (std::int64_t p = 0; p < state.num_seats; ++p) result.automated.push_back(p >= state.num_players);
+  // Agents draw from their own generator, so that their choices never disturb the game's.
+  RandomAgent agent(config.seed ^ 0x5eed0a9e47ULL);
+  while (!state.finished) {
+    if (state.moves >= max_moves) {
+      result.capped = true;
+      break;
+    }
+    const View view = machine.view(state, state.decision->player);
+    machine.apply(state, agent.choose(view), sink);
+  }
+  result.winners = state.winners;
+  result.rounds = state.rounds;
+  result.moves = state.moves;
+  result.fault = state.fault;
+  result.fired = state.fired;
+  if (!state.fault) result.scores = machine.scores(state);
+  return result;
+}
+
+std::vector<GameResult> simulate(const Machine& machine, const GameConfig& config, std::int64_t games,
+                                 std::int64_t max_moves, int jobs,
+                                 const std::function<void(std::int64_t)>& progress) {
+  std::vector<GameResult> results(static_cast<std::size_t>(games));
+  std::atomic<std::int64_t> next{0};
+  std::atomic<std::int64_t> done{0};
+  std::atomic<std::int64_t> first_fault{games};
+  auto worker = [&] {
+    for (;;) {
+      const std::int64_t g = next.fetch_add(1);
+      if (g >= games || g > first_fault.load()) return;
+      GameConfig game = config;
+      game.seed = game_seed(config.seed, static_cast<std::uint64_t>(g));
+      results[static_cast<std::size_t>(g)] = play_random_game(machine, game, max_moves);
+      if (results[static_cast<std::size_t>(g)].fault) {
+        std::int64_t seen = first_fault.load();
+        while (g < seen && !first_fault.compare_exchange_weak(seen, g)) {
+        }
+      }
+      done.fetch_add(1);
+    }
+  };
+  const int count = std::max(1, jobs);
+  std::atomic<int> running{count};
+  auto run_worker = [&] {
+    worker();
+    running.fetch_sub(1);
+  };
+  if (count == 1 && !progress) {
+    run_worker();
+  } else {
+    std::vector<std::thread> threads;
+    for (int i = 0; i < count; ++i) threads.emplace_back(run_worker);
+    while (progress && running.load() > 0) {
+      progress(done.load());
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+    for (std::thread& t : threads) t.join();
+    if (progress) progress(done.load());
+  }
+  // Keep results up to and including the first fault: the same for any number of jobs.
+  const std::int64_t fault_at = first_fault.load();
+  if (fault_at < games) results.resize(static_cast<std::size_t>(fault_at + 1));
+  return results;
+}
+
+}  // namespace rulebook::interpreter
