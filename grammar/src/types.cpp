@@ -36,7 +36,11 @@ std::string to_string(const Type& type) {
 
 bool assignable(const Type& expected, const Type& actual) {
   if (expected.is_error() || actual.is_error()) return true;
-  if (expected.kind == Type::Kind::kEnum && actual.kind == Type::Kind::kNone) return true;
+  // `none`: no enum value, no player, no card.
+  if ((expected.kind == Type::Kind::kEnum || expected.kind == Type::Kind::kPlayer || expected.kind == Type::Kind::kCard) &&
+      actual.kind == Type::Kind::kNone) {
+    return true;
+  }
   if (expected.kind == Type::Kind::kSet && actual.kind == Type::Kind::kZone) {
     const Type element = expected.element_type();
     return element.is_error() || element.kind == Type::Kind::kCard;

@@ -1,7 +1,8 @@
 // The machine: expression evaluation and instruction execution over a State.
 //
 // Iteration orders (they decide ties and `first`): a set of players in seat order from
-// seat 0; a zone bottom to top; any other set in ascending order (cards by identity).
+// seat 0; a pile bottom to top; any other set (set zones included) in ascending order
+// (cards by identity).
 #include "rulebook/interpreter/machine.hpp"
 
 #include <algorithm>
@@ -68,6 +69,7 @@ class Executor {
   std::vector<std::int64_t> elements(const Value& v, const grammar::SourceSpan& span) const {
     if (v.kind == Kind::kZone) {
       const auto& cards = s_.zones[static_cast<std::size_t>(v.scalar)];
+      if (ir_.instance_is_pile[static_cast<std::size_t>(v.scalar)] == 0) return sorted_unique({cards.begin(), cards.end()});
       return {cards.begin(), cards.end()};
     }
     if (v.kind != Kind::kSet) fault(span, "expected a set or a zone");
@@ -551,7 +553,20 @@ class Executor {
       }
       case OpCode::kShuffle: {
         const std::int32_t zone = zone_instance(eval(in.a), in.span);
-        s_.rng.shuffle(s_.zones[static_cast<std::size_t>(zone)]);
+        auto& cards = s_.zones[static_cast<std::size_t>(zone)];
+        if (s_.next_scripted < s_.scripted_shuffles.size()) {
+          std::vector<CardId> order = s_.scripted_shuffles[s_.next_scripted++];
+          std::vector<CardId> a = order, b = cards;
+          std::sort(a.begin(), a.end());
+          std::sort(b.begin(), b.end());
+          if (a != b) {
+            fault(in.span, fmt::format("shuffle {}: the given order ({} cards) is not an order of the {} cards in the zone",
+                                       zone_label(zone), order.size(), cards.size()));
+          }
+          cards = std::move(order);
+        } else {
+          s_.rng.shuffle(cards);
+        }
         if (sink_ != nullptr) sink_->shuffled(s_, zone);
         break;
       }
@@ -793,6 +808,15 @@ State Machine::start(const GameConfig& config, EventSink* sink) const {
     }
   } catch (const FaultSignal& f) {
     throw ConfigError(f.message);
+  }
+  for (const std::vector<std::string>& order : config.scripted_shuffles) {
+    std::vector<CardId> ids;
+    for (const std::string& name : order) {
+      const auto it = std::find_if(cards->begin(), cards->end(), [&](const CardInfo& c) { return c.name == name; });
+      if (it == cards->end()) throw ConfigError(fmt::format("a scripted shuffle names '{}', which is no card of this game", name));
+      ids.push_back(static_cast<CardId>(it - cards->begin()));
+    }
+    s.scripted_shuffles.push_back(std::move(ids));
   }
   s.card_zone.assign(cards->size(), 0);
   s.card_face_up.assign(cards->size(), 0);

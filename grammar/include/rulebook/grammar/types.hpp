@@ -43,7 +43,7 @@ struct Type {
 std::string to_string(const Type& type);
 
 // True when a value of type `actual` may be used where `expected` is required
-// (errors match anything, `none` fits any enum, a zone fits `set of card`).
+// (errors match anything, `none` fits any enum, player or card, a zone fits `set of card`).
 bool assignable(const Type& expected, const Type& actual);
 
 // The common type of two branches or set elements, or nullopt-like error when none.

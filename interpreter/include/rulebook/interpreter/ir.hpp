@@ -155,6 +155,7 @@ struct Ir {
   std::vector<grammar::SourceSpan> label_spans;
   std::vector<ZoneInfo> zones;           // zone 0 is the builtin `box`
   std::int32_t zone_instances = 0;
+  std::vector<std::uint8_t> instance_is_pile;  // by zone instance: ordered (pile) or not (set)
   std::vector<VarInfo> vars;             // var 0 is the builtin `automated`
   std::int32_t var_slots = 0;
   std::vector<OptionInfo> options;

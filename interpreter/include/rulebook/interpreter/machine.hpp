@@ -22,6 +22,9 @@ struct GameConfig {
   std::int64_t players = 0;  // 0: the largest count the ruleset allows
   std::map<std::string, std::string> options;
   std::uint64_t seed = 0;
+  // Results to use for the first shuffles instead of random ones, in order: each the card
+  // names of the shuffled zone, bottom to top (a replayed log, or a scenario's deal).
+  std::vector<std::vector<std::string>> scripted_shuffles;
 };
 
 // A configuration the ruleset does not allow (unknown option, value out of range, ...).
