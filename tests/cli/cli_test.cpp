@@ -128,3 +128,91 @@ TEST_CASE("cli: .ci/run runs exactly the README's test command", "[cli][docs]") 
   const std::string command = run.substr(start, run.find('\n', start) - start);
   CHECK(readme.find("\n" + command + "\n") != std::string::npos);
 }
+
+// ---- simulate and play ---------------------------------------------------------------------
+
+TEST_CASE("cli: simulate reports win rates, lengths and coverage, the same for any --jobs", "[cli][simulate]") {
+  const std::string file = quoted(source_path("rulesets/molestation-game.rules"));
+  const auto one = run_rulebook("simulate " + file + " --games 30 --seed 9 --jobs 1");
+  const auto two = run_rulebook("simulate " + file + " --games 30 --seed 9 --jobs 2");
+  CHECK(one.exit_code == 0);
+  CHECK(one.out == two.out);
+  CHECK(one.out.find("Molestation Game v3.0: 30 games, 4 players, seed 9") != std::string::npos);
+  CHECK(one.out.find("wins by player") != std::string::npos);
+  CHECK(one.out.find("rounds per game: mean") != std::string::npos);
+  CHECK(one.out.find("rule coverage:") != std::string::npos);
+  CHECK(one.err.find("games/s") != std::string::npos);
+  const auto other = run_rulebook("simulate " + file + " --games 30 --seed 10");
+  CHECK(other.out != one.out);
+}
+
+TEST_CASE("cli: simulate --format json", "[cli][simulate]") {
+  const auto r = run_rulebook("simulate " + quoted(source_path("rulesets/molestation-game.rules")) +
+                              " --games 20 --players 3 --format json");
+  REQUIRE(r.exit_code == 0);
+  const auto json = nlohmann::json::parse(r.out);
+  CHECK(json["games"] == 20);
+  CHECK(json["players"] == 3);
+  REQUIRE(json["players_results"].size() == 4);
+  CHECK(json["players_results"][3]["automated"] == true);
+  std::int64_t wins = 0;
+  for (const auto& p : json["players_results"]) wins += p["wins"].get<std::int64_t>();
+  CHECK(wins + json["no_winner"].get<std::int64_t>() >= 20);
+  CHECK(json["rule_coverage"].contains("talk_dirty"));
+  CHECK(json["rounds"]["mean"].get<double>() >= 1.0);
+}
+
+TEST_CASE("cli: a rule fault stops simulate with exit 1 and saves the game's log", "[cli][simulate]") {
+  const std::string dir = rulebook::test::temp_folder();
+  const auto r = run_rulebook("simulate " + quoted(source_path("rulesets/variants/molestation-literal.rules")) +
+                              " --games 5 --logs " + quoted(dir));
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("rule fault in game 0") != std::string::npos);
+  CHECK(r.err.find("top(role_deck): the zone is empty") != std::string::npos);
+  CHECK(r.err.find("rule: turn_next_role") != std::string::npos);
+  const std::string log = rulebook::test::read_text(dir + "/fault-game-0.jsonl");
+  REQUIRE_FALSE(log.empty());
+  const auto last = nlohmann::json::parse(log.substr(log.rfind('\n', log.size() - 2) + 1));
+  CHECK(last["fault"]["rule"] == "turn_next_role");
+  CHECK(nlohmann::json::parse(log.substr(0, log.find('\n')))["version"] == 1);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("cli: simulate and play refuse bad game settings with exit 2", "[cli][simulate]") {
+  const std::string file = quoted(source_path("rulesets/clusterfk.rules"));
+  const auto option = run_rulebook("simulate " + file + " --games 1 --option notes=5");
+  CHECK(option.exit_code == 2);
+  CHECK(option.err.find("option 'notes' must be in 32..200, not 5") != std::string::npos);
+  const auto unknown = run_rulebook("simulate " + file + " --games 1 --option note=50");
+  CHECK(unknown.exit_code == 2);
+  CHECK(unknown.err.find("has no option 'note'") != std::string::npos);
+  CHECK(run_rulebook("simulate " + file + " --games 1 --option notes").exit_code == 2);
+  CHECK(run_rulebook("simulate " + file + " --games 1 --players 3").exit_code == 2);
+  CHECK(run_rulebook("simulate " + file + " --games 0").exit_code == 2);
+  CHECK(run_rulebook("simulate " + file).exit_code == 2);
+  CHECK(run_rulebook("play " + file + " --players 9").exit_code == 2);
+}
+
+TEST_CASE("cli: play asks again after bad input, and the same seed and input give the same log", "[cli][play]") {
+  const std::string dir = rulebook::test::temp_folder();
+  const std::string file = quoted(source_path("rulesets/molestation-game.rules"));
+  std::string input = "zero\n0\n";
+  for (int i = 0; i < 400; ++i) input += "1\n";
+  const auto a = run_rulebook("play " + file + " --seed 4 --log " + quoted(dir + "/a.jsonl"), input);
+  const auto b = run_rulebook("play " + file + " --seed 4 --log " + quoted(dir + "/b.jsonl"), input);
+  CHECK(a.out.find("please type a number from 1 to") != std::string::npos);
+  CHECK(a.out.find("seed 4") != std::string::npos);
+  const std::string log_a = rulebook::test::read_text(dir + "/a.jsonl");
+  REQUIRE_FALSE(log_a.empty());
+  CHECK(log_a == rulebook::test::read_text(dir + "/b.jsonl"));
+  CHECK(log_a.find("\"move\":{\"choice\"") != std::string::npos);
+  // 400 answers end before the game does, or the game ends: either way the exit code says so.
+  CHECK((a.exit_code == 0 || a.exit_code == 2));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("cli: play stops with exit 2 when input ends", "[cli][play]") {
+  const auto r = run_rulebook("play " + quoted(source_path("rulesets/molestation-game.rules")) + " --seed 1", "");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("input ended") != std::string::npos);
+}
