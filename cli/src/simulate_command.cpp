@@ -138,6 +138,7 @@ int run_simulate(const SimulateOptions& options) {
     fmt::print(stderr, "rule fault in game {} (seed {}): {}\n  rule: {}\n  at: {}\n", index, results.back().seed,
                f.message, f.rule >= 0 ? ir.labels[static_cast<std::size_t>(f.rule)] : "(no labelled rule)",
                machine->where(f.span));
+    fmt::print(stderr, "{}\n", results.back().fault_state);
     if (write_error.empty()) {
       fmt::print(stderr, "  the game's log is in {}\n", path);
     } else {

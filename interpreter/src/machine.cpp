@@ -851,6 +851,12 @@ void Machine::apply(State& state, std::size_t index, EventSink* sink) const {
   Executor(*ir_, state, sink).run();
 }
 
+void Machine::refresh(State& state, EventSink* sink) const {
+  if (!state.decision) return;
+  state.decision.reset();  // pc still points at the choice
+  Executor(*ir_, state, sink).run();
+}
+
 std::vector<std::vector<std::int64_t>> Machine::scores(const State& state) const {
   State scratch = state;  // scores evaluate definitions, which write local slots
   Executor exec(*ir_, scratch, nullptr);

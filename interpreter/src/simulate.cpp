@@ -34,6 +34,7 @@ GameResult play_random_game(const Machine& machine, const GameConfig& config, st
   result.rounds = state.rounds;
   result.moves = state.moves;
   result.fault = state.fault;
+  if (state.fault) result.fault_state = machine.summary(state);
   result.fired = state.fired;
   if (!state.fault) result.scores = machine.scores(state);
   return result;

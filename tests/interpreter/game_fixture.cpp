@@ -130,7 +130,9 @@ std::string eval_text(const std::string& type, const std::string& expression, co
 
 void stack(Game& game, const std::string& zone, int player, const std::vector<std::string>& names) {
   const std::int32_t instance = find_zone_instance(game.machine->ir(), zone, player);
-  for (const std::string& name : names) {
+  for (const std::string& written : names) {
+    const bool down = !written.empty() && written.back() == '*';
+    const std::string name = down ? written.substr(0, written.size() - 1) : written;
     const ri::CardId c = game.machine->card_by_name(game.state, name);
     INFO("card " << name);
     REQUIRE(c >= 0);
@@ -138,7 +140,19 @@ void stack(Game& game, const std::string& zone, int player, const std::vector<st
     from.erase(std::find(from.begin(), from.end(), c));
     game.state.zones[static_cast<std::size_t>(instance)].push_back(c);
     game.state.card_zone[static_cast<std::size_t>(c)] = instance;
+    game.state.card_face_up[static_cast<std::size_t>(c)] = down ? 0 : 1;
   }
+}
+
+void empty_into(Game& game, const std::string& zone, int player, const std::string& target) {
+  std::vector<std::string> names = game.zone(zone, player);
+  for (std::string& n : names) n += "*";
+  stack(game, target, -1, names);
+}
+
+void play_first_moves_until(Game& game, const std::function<bool(const Game&)>& done, bool allow_fault) {
+  for (int i = 0; i < 100000 && !game.state.finished && !done(game); ++i) game.machine->apply(game.state, 0);
+  if (game.state.fault && !allow_fault) FAIL("fault: " << game.state.fault->message);
 }
 
 }  // namespace rulebook::test

@@ -1,6 +1,8 @@
 // Building a machine from rule text and looking into its state by name, for interpreter tests.
 #pragma once
 
+#include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,6 +32,8 @@ struct Game {
   // Applies the legal move whose text is `choice`; fails the test if there is none.
   void choose(const std::string& choice);
   [[nodiscard]] std::string fault_rule() const;
+  // After editing cards by hand: the pending decision is computed again.
+  void refresh() { machine->refresh(state); }
 };
 
 Game start_game(const std::string& text, std::int64_t players = 0, std::uint64_t seed = 1,
@@ -39,8 +43,16 @@ Game start_game(const std::string& text, std::int64_t players = 0, std::uint64_t
 // value of `probe` as text; `type` is the probe's declared type.
 std::string eval_text(const std::string& type, const std::string& expression, const std::string& setup = "");
 
-// Moves every card named in `names` to the top of zone `zone` (for explicit deals in tests):
-// cards are taken from wherever they are, in the order given (the last ends on top).
+// Moves every card named in `names` to the top of zone `zone` (to set up a scenario's state):
+// cards are taken from wherever they are, in the order given (the last ends on top). A name
+// ending in `*` is put face down, any other face up.
 void stack(Game& game, const std::string& zone, int player, const std::vector<std::string>& names);
+
+// Moves every card of a zone to the top of another (to clear it for a scenario).
+void empty_into(Game& game, const std::string& zone, int player, const std::string& target);
+
+// Takes the first legal move until `done` holds or the game is over (at most 100000 moves).
+// A rule fault fails the test unless `allow_fault`.
+void play_first_moves_until(Game& game, const std::function<bool(const Game&)>& done, bool allow_fault = false);
 
 }  // namespace rulebook::test

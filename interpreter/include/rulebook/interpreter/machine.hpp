@@ -81,6 +81,10 @@ class Machine {
   // Takes option `index` of the pending decision and runs to the next decision or the end.
   void apply(State& state, std::size_t index, EventSink* sink = nullptr) const;
 
+  // Recomputes the pending decision after the state was edited from outside (a scenario
+  // that sets up cards by hand): the waiting choice is evaluated again.
+  void refresh(State& state, EventSink* sink = nullptr) const;
+
   [[nodiscard]] View view(const State& state, PlayerId viewer) const;
 
   // Scores by declared score, then by player.

@@ -19,6 +19,7 @@ struct GameResult {
   std::int64_t moves = 0;
   bool capped = false;                 // stopped at the move cap
   std::optional<Fault> fault;
+  std::string fault_state;             // with a fault: a summary of the state it stopped in
   std::vector<std::uint32_t> fired;    // per rule label
   std::vector<std::vector<std::int64_t>> scores;
   std::vector<bool> automated;         // per player at the start
