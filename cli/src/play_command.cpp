@@ -77,11 +77,11 @@ int run_play(const PlayOptions& options) {
   bool abandoned = false;
   while (!state.finished) {
     const ri::PlayerId player = state.decision->player;
-    const ri::View view = machine->view(state, player);
     if (humans.count(player) == 0) {
-      machine->apply(state, agent.choose(view), &log);
+      machine->apply(state, agent.choose(machine->view(state, player, agent.detail())), &log);
       continue;
     }
+    const ri::View view = machine->view(state, player);
     show_view(*machine, state, view);
     for (std::size_t i = 0; i < view.legal.size(); ++i) {
       fmt::print("  {:>3}) {}\n", i + 1, machine->value_text(state, view.legal[i]));

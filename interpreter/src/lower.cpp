@@ -82,7 +82,10 @@ class Lowerer {
   void lower_bodies() {
     for (const ZoneInfo& z : ir_.zones) {
       const std::int32_t width = z.per_player ? static_cast<std::int32_t>(ir_.seats) : 1;
-      for (std::int32_t i = 0; i < width; ++i) ir_.instance_is_pile.push_back(z.pile ? 1 : 0);
+      for (std::int32_t i = 0; i < width; ++i) {
+        ir_.instance_is_pile.push_back(z.pile ? 1 : 0);
+        ir_.instance_names.push_back(z.per_player ? fmt::format("{}({})", z.name, i) : z.name);
+      }
     }
     // Options first: their defaults are constants (they may not depend on state).
     for (const ast::Decl& decl : program_.file.decls) {

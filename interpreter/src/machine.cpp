@@ -421,14 +421,8 @@ class Executor {
     return v.items.size();
   }
 
-  std::string zone_label(std::int32_t instance) const {
-    for (const ZoneInfo& z : ir_.zones) {
-      const std::int32_t width = z.per_player ? static_cast<std::int32_t>(ir_.seats) : 1;
-      if (instance >= z.first_instance && instance < z.first_instance + width) {
-        return z.per_player ? fmt::format("{}({})", z.name, instance - z.first_instance) : z.name;
-      }
-    }
-    return "?";
+  const std::string& zone_label(std::int32_t instance) const {
+    return ir_.instance_names[static_cast<std::size_t>(instance)];
   }
 
   // ---- cards ----
@@ -881,14 +875,10 @@ std::string Machine::card_name(const State& state, CardId card) const {
   return (*state.cards)[static_cast<std::size_t>(card)].name;
 }
 
-std::string Machine::zone_name(std::int32_t instance) const {
-  for (const ZoneInfo& z : ir_->zones) {
-    const std::int32_t width = z.per_player ? static_cast<std::int32_t>(ir_->seats) : 1;
-    if (instance >= z.first_instance && instance < z.first_instance + width) {
-      return z.per_player ? fmt::format("{}({})", z.name, instance - z.first_instance) : z.name;
-    }
-  }
-  return "?";
+const std::string& Machine::zone_name(std::int32_t instance) const {
+  static const std::string kUnknown = "?";
+  if (instance < 0 || static_cast<std::size_t>(instance) >= ir_->instance_names.size()) return kUnknown;
+  return ir_->instance_names[static_cast<std::size_t>(instance)];
 }
 
 CardId Machine::card_by_name(const State& state, const std::string& name) const {
@@ -961,12 +951,18 @@ std::string Machine::summary(const State& state) const {
   return out;
 }
 
-View Machine::view(const State& state, PlayerId viewer) const {
+View Machine::view(const State& state, PlayerId viewer, ViewDetail detail) const {
   View v;
   v.viewer = viewer;
-  v.seat_of = state.seat_of;
   v.rounds = state.rounds;
   v.finished = state.finished;
+  if (state.decision) {
+    v.to_move = state.decision->player;
+    v.rule = state.decision->rule;
+    if (state.decision->player == viewer) v.legal = state.decision->options;
+  }
+  if (detail == ViewDetail::kDecisionOnly) return v;
+  v.seat_of = state.seat_of;
   for (const ZoneInfo& z : ir_->zones) {
     const std::int32_t width = z.per_player ? state.num_seats : 1;
     for (std::int32_t i = 0; i < width; ++i) {
@@ -992,11 +988,6 @@ View Machine::view(const State& state, PlayerId viewer) const {
     } else {
       v.vars.emplace_back(var.name, state.vars[static_cast<std::size_t>(var.first_slot)]);
     }
-  }
-  if (state.decision) {
-    v.to_move = state.decision->player;
-    v.rule = state.decision->rule;
-    if (state.decision->player == viewer) v.legal = state.decision->options;
   }
   return v;
 }

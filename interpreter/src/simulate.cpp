@@ -27,7 +27,7 @@ GameResult play_random_game(const Machine& machine, const GameConfig& config, st
       result.capped = true;
       break;
     }
-    const View view = machine.view(state, state.decision->player);
+    const View view = machine.view(state, state.decision->player, agent.detail());
     machine.apply(state, agent.choose(view), sink);
   }
   result.winners = state.winners;

@@ -13,6 +13,8 @@ class Agent {
   virtual ~Agent() = default;
   // The index of the chosen move in `view.legal` (which is not empty).
   virtual std::size_t choose(const View& view) = 0;
+  // How much of its view the agent looks at.
+  [[nodiscard]] virtual ViewDetail detail() const { return ViewDetail::kFull; }
 };
 
 // Picks uniformly among the legal moves, with its own seeded generator.
@@ -22,6 +24,7 @@ class RandomAgent : public Agent {
   std::size_t choose(const View& view) override {
     return static_cast<std::size_t>(rng_.below(view.legal.size()));
   }
+  [[nodiscard]] ViewDetail detail() const override { return ViewDetail::kDecisionOnly; }
 
  private:
   Rng rng_;

@@ -156,6 +156,7 @@ struct Ir {
   std::vector<ZoneInfo> zones;           // zone 0 is the builtin `box`
   std::int32_t zone_instances = 0;
   std::vector<std::uint8_t> instance_is_pile;  // by zone instance: ordered (pile) or not (set)
+  std::vector<std::string> instance_names;     // by zone instance: `deck`, `hand(2)`
   std::vector<VarInfo> vars;             // var 0 is the builtin `automated`
   std::int32_t var_slots = 0;
   std::vector<OptionInfo> options;

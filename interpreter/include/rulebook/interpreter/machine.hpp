@@ -66,6 +66,10 @@ struct View {
   bool finished = false;
 };
 
+// How much of a view to build: everything a player may see, or only its decision (all a
+// random agent looks at; building the rest costs more than the agent's choice).
+enum class ViewDetail { kFull, kDecisionOnly };
+
 class Machine {
  public:
   explicit Machine(std::shared_ptr<const Ir> ir) : ir_(std::move(ir)) {}
@@ -85,7 +89,7 @@ class Machine {
   // that sets up cards by hand): the waiting choice is evaluated again.
   void refresh(State& state, EventSink* sink = nullptr) const;
 
-  [[nodiscard]] View view(const State& state, PlayerId viewer) const;
+  [[nodiscard]] View view(const State& state, PlayerId viewer, ViewDetail detail = ViewDetail::kFull) const;
 
   // Scores by declared score, then by player.
   [[nodiscard]] std::vector<std::vector<std::int64_t>> scores(const State& state) const;
@@ -93,7 +97,7 @@ class Machine {
   // Notation: `7H`, `10S`, `JK1`, `note3`; `seat 2` for players (by identity); enum names.
   [[nodiscard]] std::string value_text(const State& state, const Value& value) const;
   [[nodiscard]] std::string card_name(const State& state, CardId card) const;
-  [[nodiscard]] std::string zone_name(std::int32_t instance) const;
+  [[nodiscard]] const std::string& zone_name(std::int32_t instance) const;
   // The card with this name, or -1.
   [[nodiscard]] CardId card_by_name(const State& state, const std::string& name) const;
   // `file:line` of a span.
