@@ -68,10 +68,12 @@ std::int64_t Game::int_var(const std::string& name, int player) const {
 }
 
 std::vector<std::string> Game::zone(const std::string& name, int player) const {
+  const std::int32_t instance = find_zone_instance(machine->ir(), name, player);
+  std::vector<ri::CardId> cards = state.zones[static_cast<std::size_t>(instance)];
+  // A set zone has no order: its cards are listed in card order, as the rules walk them.
+  if (machine->ir().instance_is_pile[static_cast<std::size_t>(instance)] == 0) std::sort(cards.begin(), cards.end());
   std::vector<std::string> out;
-  for (const ri::CardId c : state.zones[static_cast<std::size_t>(find_zone_instance(machine->ir(), name, player))]) {
-    out.push_back(machine->card_name(state, c));
-  }
+  for (const ri::CardId c : cards) out.push_back(machine->card_name(state, c));
   return out;
 }
 

@@ -24,7 +24,7 @@ struct Game {
   // The value of a variable as text (`points(2)` for a per-player one).
   [[nodiscard]] std::string var(const std::string& name, int player = -1) const;
   [[nodiscard]] std::int64_t int_var(const std::string& name, int player = -1) const;
-  // The cards of a zone, bottom to top, by name (`hand`, player 1).
+  // The cards of a zone by name (`hand`, player 1): a pile bottom to top, a set in card order.
   [[nodiscard]] std::vector<std::string> zone(const std::string& name, int player = -1) const;
   [[nodiscard]] std::string zone_text(const std::string& name, int player = -1) const;
   // Legal moves of the pending decision, as text.

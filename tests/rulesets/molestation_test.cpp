@@ -119,7 +119,7 @@ TEST_CASE("molestation CHATS: each player plays a card face up and draws a new h
   chat(g, {"9D"});
   CHECK(g.zone("talk", 1) == Strings{"9D"});
   CHECK(face_up(g, "9D"));
-  CHECK(g.zone("hand", 1) == Strings{"2C", "5H", "2D"});
+  CHECK(g.zone("hand", 1) == Strings{"2C", "2D", "5H"});
   CHECK(count_in(g, "social_deck") == 23);
   CHECK(seat_to_move(g) == 2);  // clockwise
 }
