@@ -163,9 +163,11 @@ int run_simulate(const SimulateOptions& options) {
   std::int64_t no_winner = 0, capped = 0;
   std::vector<std::int64_t> rounds, moves;
   std::vector<std::uint64_t> fired(ir.labels.size(), 0);
+  std::vector<std::size_t> capped_games;  // indices, for --logs or a rerun with a larger cap
   for (const ri::GameResult& r : results) {
     if (r.capped) {
       ++capped;
+      capped_games.push_back(static_cast<std::size_t>(&r - results.data()));
     } else {
       if (r.winners.empty()) ++no_winner;
       for (const ri::PlayerId p : r.winners) ++wins[static_cast<std::size_t>(p)];
@@ -187,6 +189,7 @@ int run_simulate(const SimulateOptions& options) {
     out["games"] = results.size();
     out["finished"] = finished;
     out["stopped_at_move_cap"] = capped;
+    out["capped_games"] = capped_games;
     out["max_moves"] = options.max_moves;
     nlohmann::json players = nlohmann::json::array();
     for (std::size_t p = 0; p < seats; ++p) {
@@ -220,7 +223,8 @@ int run_simulate(const SimulateOptions& options) {
              round_stats.min, round_stats.median, round_stats.p90, round_stats.max);
   fmt::print("moves per game:  mean {:.2f}, min {}, median {}, 90th percentile {}, max {}\n", move_stats.mean,
              move_stats.min, move_stats.median, move_stats.p90, move_stats.max);
-  fmt::print("stopped at the move cap ({} moves): {}\n", options.max_moves, capped);
+  fmt::print("stopped at the move cap ({} moves): {}{}\n", options.max_moves, capped,
+             capped_games.empty() ? "" : fmt::format(" (games {})", fmt::join(capped_games, ", ")));
   const auto never = static_cast<std::size_t>(std::count(fired.begin(), fired.end(), 0U));
   fmt::print("rule coverage: {} of {} labelled rules fired\n", fired.size() - never, fired.size());
   for (std::size_t l = 0; l < fired.size(); ++l) {
