@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "rulebook/grammar/format.hpp"
+#include "rulebook/grammar/spelling.hpp"
 
 namespace rulebook::grammar {
 
@@ -24,7 +25,6 @@ std::string type_dump(const ast::TypeExpr& t) {
 
 constexpr std::string_view kBinaryNames[] = {"or", "and", "==", "!=", "<", "<=", ">", ">=",
                                              "in", "not-in", "+", "-", "*", "/", "%"};
-constexpr std::string_view kQuantNames[] = {"exists", "all", "count", "sum"};
 constexpr std::string_view kOrderNames[] = {"clockwise", "counterclockwise", "bottom-to-top",
                                             "top-to-bottom"};
 
@@ -59,7 +59,7 @@ struct ExprDump {
     return fmt::format("{{{} in {} where {}}}", n.var.text, dump_expr(*n.domain), dump_expr(*n.filter));
   }
   std::string operator()(const ast::Quantifier& n) const {
-    return fmt::format("({} {} {} {})", kQuantNames[static_cast<int>(n.kind)], n.var.text,
+    return fmt::format("({} {} {} {})", spelling(n.kind), n.var.text,
                        dump_expr(*n.domain), dump_expr(*n.body));
   }
   std::string operator()(const ast::Extremum& n) const {
@@ -173,10 +173,9 @@ struct DeclDump {
     return out + ")";
   }
   std::string operator()(const ast::ZoneDecl& n) const {
-    static constexpr std::string_view kVisibility[] = {"hidden", "owner", "public"};
     return fmt::format("(zone {}{} {} {})", n.name.text, param_dump(n.param),
                        n.shape == ast::ZoneShape::kPile ? "pile" : "set",
-                       kVisibility[static_cast<int>(n.visibility)]);
+                       spelling(n.visibility));
   }
   std::string operator()(const ast::VarDecl& n) const {
     return fmt::format("(var {}{} {} {}{})", n.name.text, param_dump(n.param), type_dump(n.type),

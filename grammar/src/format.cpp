@@ -12,6 +12,7 @@
 
 #include "rulebook/grammar/format.hpp"
 #include "rulebook/grammar/parse.hpp"
+#include "rulebook/grammar/spelling.hpp"
 
 namespace rulebook::grammar {
 
@@ -28,27 +29,6 @@ enum Precedence : int {
   kPrecUnary,
   kPrecPrimary,
 };
-
-std::string_view op_text(ast::BinaryOp op) {
-  switch (op) {
-    case ast::BinaryOp::kOr: return "or";
-    case ast::BinaryOp::kAnd: return "and";
-    case ast::BinaryOp::kEq: return "==";
-    case ast::BinaryOp::kNe: return "!=";
-    case ast::BinaryOp::kLt: return "<";
-    case ast::BinaryOp::kLe: return "<=";
-    case ast::BinaryOp::kGt: return ">";
-    case ast::BinaryOp::kGe: return ">=";
-    case ast::BinaryOp::kIn: return "in";
-    case ast::BinaryOp::kNotIn: return "not in";
-    case ast::BinaryOp::kAdd: return "+";
-    case ast::BinaryOp::kSub: return "-";
-    case ast::BinaryOp::kMul: return "*";
-    case ast::BinaryOp::kDiv: return "/";
-    case ast::BinaryOp::kMod: return "%";
-  }
-  return "?";
-}
 
 int precedence_of(ast::BinaryOp op) {
   switch (op) {
@@ -97,18 +77,6 @@ std::string quote(std::string_view text) {
   }
   out += '"';
   return out;
-}
-
-std::string type_text(const ast::TypeExpr& t) {
-  switch (t.kind) {
-    case ast::TypeExpr::Kind::kInt: return "int";
-    case ast::TypeExpr::Kind::kBool: return "bool";
-    case ast::TypeExpr::Kind::kPlayer: return "player";
-    case ast::TypeExpr::Kind::kCard: return "card";
-    case ast::TypeExpr::Kind::kNamed: return t.name;
-    case ast::TypeExpr::Kind::kSetOf: return "set of " + type_text(t.element.at(0));
-  }
-  return "?";
 }
 
 std::string_view face_text(ast::Face f) { return f == ast::Face::kUp ? "face up" : "face down"; }
@@ -180,7 +148,7 @@ class ExprPrinter {
         b != nullptr && (b->op == ast::BinaryOp::kAnd || b->op == ast::BinaryOp::kOr)) {
       std::vector<const ast::Expr*> operands;
       collect_chain(e, b->op, operands);
-      const std::string word = std::string(op_text(b->op)) + " ";
+      const std::string word = std::string(spelling(b->op)) + " ";
       const int prec = precedence_of(b->op) + 1;
       Lines out;
       append(out, "", layout(*operands.front(), prec, width));
@@ -203,8 +171,7 @@ class ExprPrinter {
       return out;
     }
     if (const auto* q = std::get_if<ast::Quantifier>(&e.node)) {
-      static constexpr std::string_view kWords[] = {"exists", "all", "count", "sum"};
-      Lines out{{0, fmt::format("{} {} in {}:", kWords[static_cast<int>(q->kind)], q->var.text,
+      Lines out{{0, fmt::format("{} {} in {}:", spelling(q->kind), q->var.text,
                                 print(*q->domain, kPrecAdd))}};
       for (auto& [depth, text] : layout(*q->body, kPrecOr, width - 2)) out.emplace_back(depth + 1, text);
       return out;
@@ -236,15 +203,14 @@ class ExprPrinter {
     const int prec = precedence_of(n.op);
     // Comparisons do not chain; the others associate to the left.
     const int lhs_prec = prec == kPrecCmp ? kPrecCmp + 1 : prec;
-    return fmt::format("{} {} {}", print(*n.lhs, lhs_prec), op_text(n.op), print(*n.rhs, prec + 1));
+    return fmt::format("{} {} {}", print(*n.lhs, lhs_prec), spelling(n.op), print(*n.rhs, prec + 1));
   }
   std::string node(const ast::SetLit& n) const { return "{" + list(n.elements) + "}"; }
   std::string node(const ast::Comprehension& n) const {
     return fmt::format("{{{} in {} where {}}}", n.var.text, print(*n.domain, kPrecAdd), print(*n.filter));
   }
   std::string node(const ast::Quantifier& n) const {
-    static constexpr std::string_view kWords[] = {"exists", "all", "count", "sum"};
-    return fmt::format("{} {} in {}: {}", kWords[static_cast<int>(n.kind)], n.var.text,
+    return fmt::format("{} {} in {}: {}", spelling(n.kind), n.var.text,
                        print(*n.domain, kPrecAdd), print(*n.body));
   }
   std::string node(const ast::Extremum& n) const {
@@ -580,23 +546,22 @@ class Formatter {
   }
   void decl(const ast::ZoneDecl& n, const SourceSpan& span) {
     begin_node(span);
-    static constexpr std::string_view kVisibility[] = {"hidden", "owner", "public"};
     line(fmt::format("zone {}{}: {} {}", n.name.text, param_suffix(n.param),
                      n.shape == ast::ZoneShape::kPile ? "pile" : "set",
-                     kVisibility[static_cast<int>(n.visibility)]));
+                     spelling(n.visibility)));
     mark_end(span);
   }
   void decl(const ast::VarDecl& n, const SourceSpan& span) {
     begin_node(span);
     flush_comments(span.end);
-    expr_line(fmt::format("var {}{}: {} = ", n.name.text, param_suffix(n.param), type_text(n.type)),
+    expr_line(fmt::format("var {}{}: {} = ", n.name.text, param_suffix(n.param), spelling(n.type)),
               n.init, n.per_round ? " per round" : "", true);
     mark_end(span);
   }
   void decl(const ast::OptionDecl& n, const SourceSpan& span) {
     begin_node(span);
     flush_comments(span.end);
-    std::string text = fmt::format("option {}: {} = {}", n.name.text, type_text(n.type),
+    std::string text = fmt::format("option {}: {} = {}", n.name.text, spelling(n.type),
                                    exprs_.print(n.default_value, kPrecAdd));
     if (n.range) text += fmt::format(" in {}..{}", n.range->first, n.range->second);
     if (!n.doc.empty()) text += " " + quote(n.doc);
@@ -609,11 +574,11 @@ class Formatter {
       text += "(";
       for (std::size_t i = 0; i < n.params.size(); ++i) {
         if (i != 0) text += ", ";
-        text += n.params[i].name.text + ": " + type_text(n.params[i].type);
+        text += n.params[i].name.text + ": " + spelling(n.params[i].type);
       }
       text += ")";
     }
-    if (n.result) text += ": " + type_text(*n.result);
+    if (n.result) text += ": " + spelling(*n.result);
     return text + " = ";
   }
   void decl(const ast::DefDecl& n, const SourceSpan& span) {

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "checker.hpp"
+#include "rulebook/grammar/spelling.hpp"
 #include "suggest.hpp"
 
 namespace rulebook::grammar {
@@ -25,27 +26,6 @@ const char* kind_name(Symbol::Kind kind) {
     case Symbol::Kind::kCardKind: return "card kind";
   }
   return "name";
-}
-
-const char* binary_spelling(ast::BinaryOp op) {
-  switch (op) {
-    case ast::BinaryOp::kOr: return "or";
-    case ast::BinaryOp::kAnd: return "and";
-    case ast::BinaryOp::kEq: return "==";
-    case ast::BinaryOp::kNe: return "!=";
-    case ast::BinaryOp::kLt: return "<";
-    case ast::BinaryOp::kLe: return "<=";
-    case ast::BinaryOp::kGt: return ">";
-    case ast::BinaryOp::kGe: return ">=";
-    case ast::BinaryOp::kIn: return "in";
-    case ast::BinaryOp::kNotIn: return "not in";
-    case ast::BinaryOp::kAdd: return "+";
-    case ast::BinaryOp::kSub: return "-";
-    case ast::BinaryOp::kMul: return "*";
-    case ast::BinaryOp::kDiv: return "/";
-    case ast::BinaryOp::kMod: return "%";
-  }
-  return "?";
 }
 
 }  // namespace
@@ -331,7 +311,7 @@ void Checker::order(const ast::Order& o, const Type& domain, const ast::Expr& do
 }
 
 Type Checker::binary(const ast::Binary& node, SourceSpan span) {
-  const char* op = binary_spelling(node.op);
+  const std::string op(spelling(node.op));
   switch (node.op) {
     case ast::BinaryOp::kOr:
     case ast::BinaryOp::kAnd:

@@ -315,9 +315,10 @@ class Lowerer {
 
   // ---- statements ----
 
-  static Instr make(OpCode code) {
+  static Instr make(OpCode code, const grammar::SourceSpan& span = {}) {
     Instr instr;
     instr.code = code;
+    instr.span = span;
     return instr;
   }
 
@@ -328,6 +329,13 @@ class Lowerer {
   }
   std::int32_t here() const { return static_cast<std::int32_t>(ir_.code.size()); }
   void patch(std::int32_t at) { ir_.code[static_cast<std::size_t>(at)].target = here(); }
+  // Ends a loop whose test is at `top`: jump back to it, and let the test exit to here.
+  void close_loop(std::int32_t top) {
+    Instr back = make(OpCode::kJump);
+    back.target = top;
+    emit(back);
+    patch(top);
+  }
 
   void block(const ast::Block& b) {
     push_scope();
@@ -350,46 +358,36 @@ class Lowerer {
     ir_.label_spans.push_back(n.label.span);
     const std::int32_t saved = current_rule_;
     current_rule_ = label;
-    Instr fire = make(OpCode::kFire);
+    Instr fire = make(OpCode::kFire, s);
     fire.a = label;
-    fire.span = s;
     emit(fire);
     stmt(*n.body);
     current_rule_ = saved;
   }
   void lower_stmt(const ast::PhaseStmt& n, const grammar::SourceSpan&) { block(n.body); }
   void lower_stmt(const ast::RepeatStmt& n, const grammar::SourceSpan& s) {
-    Instr init = make(OpCode::kRepeatInit);
+    Instr init = make(OpCode::kRepeatInit, s);
     init.a = ir_.local_slots++;
     init.b = expr(n.count);
-    init.span = s;
     emit(init);
-    Instr next = make(OpCode::kRepeatNext);
+    Instr next = make(OpCode::kRepeatNext, s);
     next.a = init.a;
-    next.span = s;
     const std::int32_t top = emit(next);
     block(n.body);
-    Instr back = make(OpCode::kJump);
-    back.target = top;
-    emit(back);
-    patch(top);
+    close_loop(top);
   }
   void lower_stmt(const ast::WhileStmt& n, const grammar::SourceSpan& s) {
     ExprId cond = expr(n.condition);
     if (n.until) cond = node(ExprOp::kNot, n.condition.span, {cond});
-    Instr test = make(OpCode::kJumpIfFalse);
+    Instr test = make(OpCode::kJumpIfFalse, s);
     test.a = cond;
-    test.span = s;
     const std::int32_t top = emit(test);
     block(n.body);
-    Instr back = make(OpCode::kJump);
-    back.target = top;
-    emit(back);
-    patch(top);
+    close_loop(top);
   }
   void for_each(const ast::Ident& var, const ast::Expr& domain, const std::optional<ast::Order>& order,
                 const ast::Block& body, const grammar::SourceSpan& s) {
-    Instr init = make(OpCode::kForInit);
+    Instr init = make(OpCode::kForInit, s);
     init.a = ir_.local_slots++;
     init.b = expr(domain);
     init.e = ir_.local_slots++;
@@ -399,30 +397,24 @@ class Lowerer {
     } else {
       init.c = 0;
     }
-    init.span = s;
     emit(init);
     push_scope();
-    Instr next = make(OpCode::kForNext);
+    Instr next = make(OpCode::kForNext, s);
     next.a = init.a;
     next.e = init.e;
     next.b = bind(var.text);
-    next.span = s;
     const std::int32_t top = emit(next);
     block(body);
     pop_scope();
-    Instr back = make(OpCode::kJump);
-    back.target = top;
-    emit(back);
-    patch(top);
+    close_loop(top);
   }
   void lower_stmt(const ast::ForEachStmt& n, const grammar::SourceSpan& s) { for_each(n.var, n.domain, n.order, n.body, s); }
   void lower_stmt(const ast::IfStmt& n, const grammar::SourceSpan& s) {
     std::vector<std::int32_t> to_end;
     for (const ast::IfBranch& branch : n.branches) {
-      Instr test = make(OpCode::kJumpIfFalse);
+      Instr test = make(OpCode::kJumpIfFalse, s);
       test.a = expr(branch.condition);
-      test.span = s;
-      const std::int32_t at = emit(test);
+        const std::int32_t at = emit(test);
       block(branch.body);
       Instr skip = make(OpCode::kJump);
       to_end.push_back(emit(skip));
@@ -432,22 +424,19 @@ class Lowerer {
     for (const std::int32_t at : to_end) patch(at);
   }
   void lower_stmt(const ast::SimultaneousStmt& n, const grammar::SourceSpan& s) {
-    Instr begin = make(OpCode::kBeginSecret);
-    begin.span = s;
+    Instr begin = make(OpCode::kBeginSecret, s);
     emit(begin);
     const bool saved = deferred_;
     deferred_ = true;
     for_each(n.var, n.domain, std::nullopt, n.body, s);
     deferred_ = saved;
-    Instr end = make(OpCode::kEndSecret);
-    end.span = s;
+    Instr end = make(OpCode::kEndSecret, s);
     emit(end);
   }
   void lower_stmt(const ast::ChooseStmt& n, const grammar::SourceSpan& s) {
-    Instr choose = make(OpCode::kChoose);
+    Instr choose = make(OpCode::kChoose, s);
     choose.b = expr(n.domain);
     choose.c = expr(n.chooser);
-    choose.span = s;
     // The policy entry for this rule is lowered where the choice stands, with `chooser`
     // and `legal` at their fixed slots.
     if (current_rule_ >= 0) {
@@ -465,45 +454,40 @@ class Lowerer {
     emit(choose);
   }
   void lower_stmt(const ast::LetStmt& n, const grammar::SourceSpan& s) {
-    Instr let = make(OpCode::kLet);
+    Instr let = make(OpCode::kLet, s);
     let.b = expr(n.value);
     let.a = bind(n.name.text);
-    let.span = s;
     emit(let);
   }
   void lower_stmt(const ast::MoveStmt& n, const grammar::SourceSpan& s) {
-    Instr move = make(OpCode::kMove);
+    Instr move = make(OpCode::kMove, s);
     move.a = expr(n.cards);
     move.b = expr(n.target);
     move.flags = face_flags(n.face);
     if (n.placement) move.flags |= *n.placement == ast::Placement::kTop ? kAtTop : kAtBottom;
-    move.span = s;
     emit(move);
   }
   void lower_stmt(const ast::DealStmt& n, const grammar::SourceSpan& s) {
-    Instr deal = make(OpCode::kDeal);
+    Instr deal = make(OpCode::kDeal, s);
     deal.a = expr(n.count);
     deal.b = expr(n.source);
     deal.c = expr(n.target);
     deal.flags = face_flags(n.face);
-    deal.span = s;
     emit(deal);
   }
   void lower_stmt(const ast::ShuffleStmt& n, const grammar::SourceSpan& s) {
-    Instr shuffle = make(OpCode::kShuffle);
+    Instr shuffle = make(OpCode::kShuffle, s);
     shuffle.a = expr(n.zone);
-    shuffle.span = s;
     emit(shuffle);
   }
   void lower_stmt(const ast::FlipStmt& n, const grammar::SourceSpan& s) {
-    Instr flip = make(OpCode::kFlip);
+    Instr flip = make(OpCode::kFlip, s);
     flip.a = expr(n.cards);
     flip.flags = face_flags(n.face);
-    flip.span = s;
     emit(flip);
   }
   void assignment(OpCode code, const ast::Expr& target, const ast::Expr& value, const grammar::SourceSpan& s) {
-    Instr instr = make(code);
+    Instr instr = make(code, s);
     if (const auto* ref = std::get_if<ast::NameRef>(&target.node)) {
       instr.a = var_ids_.at(ref->name);
     } else {
@@ -513,22 +497,19 @@ class Lowerer {
     }
     instr.c = expr(value);
     if (deferred_) instr.flags |= kDeferred;
-    instr.span = s;
     emit(instr);
   }
   void lower_stmt(const ast::SetStmt& n, const grammar::SourceSpan& s) { assignment(OpCode::kSet, n.target, n.value, s); }
   void lower_stmt(const ast::AddStmt& n, const grammar::SourceSpan& s) { assignment(OpCode::kAdd, n.target, n.amount, s); }
   void lower_stmt(const ast::SwapSeatsStmt& n, const grammar::SourceSpan& s) {
-    Instr swap = make(OpCode::kSwapSeats);
+    Instr swap = make(OpCode::kSwapSeats, s);
     swap.a = expr(n.first);
     swap.b = expr(n.second);
-    swap.span = s;
     emit(swap);
   }
   void lower_stmt(const ast::EndGameStmt& n, const grammar::SourceSpan& s) {
-    Instr end = make(OpCode::kEndGame);
+    Instr end = make(OpCode::kEndGame, s);
     if (n.winners) end.a = expr(*n.winners);
-    end.span = s;
     emit(end);
   }
 

@@ -25,6 +25,7 @@ GameResult play_random_game(const Machine& machine, const GameConfig& config, st
   while (!state.finished) {
     if (state.moves >= max_moves) {
       result.capped = true;
+      if (sink != nullptr) sink->stopped(state, max_moves);
       break;
     }
     const View view = machine.view(state, state.decision->player, agent.detail());

@@ -21,9 +21,7 @@ class LogWriter : public EventSink {
   void chose(const State& state, PlayerId player, std::int32_t rule, const Value& choice, bool by_policy) override;
   void round_started(const State& state) override;
   void ended(const State& state) override;
-
-  // The end line for a game stopped at a move cap (not ended by its rules).
-  void stopped(const State& state, std::int64_t max_moves);
+  void stopped(const State& state, std::int64_t max_moves) override;
 
   [[nodiscard]] const std::string& text() const { return text_; }
 

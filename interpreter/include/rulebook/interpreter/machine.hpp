@@ -44,6 +44,8 @@ class EventSink {
                      const Value& /*choice*/, bool /*by_policy*/) {}
   virtual void round_started(const State& /*state*/) {}
   virtual void ended(const State& /*state*/) {}
+  // The game was stopped from outside (a simulation's move cap), not ended by its rules.
+  virtual void stopped(const State& /*state*/, std::int64_t /*max_moves*/) {}
 };
 
 // What one player may see: the cards whose faces it may know, every variable, and the
