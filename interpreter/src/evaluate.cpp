@@ -1,0 +1,364 @@
+// Expression evaluation: every expression kind and builtin function.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "executor.hpp"
+
+namespace rulebook::interpreter::detail {
+
+// The set of players whose bits are set in `mask` (sets of sets hold masks).
+Value players_of_mask(std::int64_t mask) {
+  std::vector<std::int64_t> players;
+  for (std::int64_t p = 0; p < 64; ++p) {
+    if ((static_cast<std::uint64_t>(mask) >> p) & 1U) players.push_back(p);
+  }
+  return Value::set(Kind::kPlayer, std::move(players));
+}
+
+std::vector<std::int64_t> sorted_unique(std::vector<std::int64_t> items) {
+  std::sort(items.begin(), items.end());
+  items.erase(std::unique(items.begin(), items.end()), items.end());
+  return items;
+}
+
+
+Value Executor::element(Kind kind, std::int32_t enum_id, std::int64_t v) const {
+  switch (kind) {
+    case Kind::kPlayer: return Value::player(v);
+    case Kind::kCard: return Value::card(v);
+    case Kind::kEnum: return Value::enumeration(enum_id, v);
+    case Kind::kBool: return Value::boolean(v != 0);
+    case Kind::kPlayerSet: return players_of_mask(v);
+    default: return Value::integer(v);
+  }
+}
+
+std::vector<std::int64_t> Executor::elements(const Value& v, const grammar::SourceSpan& span) const {
+  if (v.kind == Kind::kZone) {
+    const auto& cards = s_.zones[static_cast<std::size_t>(v.scalar)];
+    if (ir_.instance_is_pile[static_cast<std::size_t>(v.scalar)] == 0) return sorted_unique({cards.begin(), cards.end()});
+    return {cards.begin(), cards.end()};
+  }
+  if (v.kind != Kind::kSet) fault(span, "expected a set or a zone");
+  if (v.element == Kind::kPlayer) {
+    std::vector<std::int64_t> out = v.items;
+    std::sort(out.begin(), out.end(), [&](std::int64_t a, std::int64_t b) {
+      return s_.seat_of[static_cast<std::size_t>(a)] < s_.seat_of[static_cast<std::size_t>(b)];
+    });
+    return out;
+  }
+  return v.items;
+}
+
+std::vector<std::int64_t> Executor::as_sorted(const Value& v, const grammar::SourceSpan& span) const {
+  if (v.kind == Kind::kZone) {
+    const auto& cards = s_.zones[static_cast<std::size_t>(v.scalar)];
+    return sorted_unique({cards.begin(), cards.end()});
+  }
+  if (v.kind != Kind::kSet) fault(span, "expected a set or a zone");
+  return v.items;
+}
+
+std::int32_t Executor::var_slot(std::int32_t var, ExprId player_expr, const grammar::SourceSpan& span) {
+  const VarInfo& info = ir_.vars[static_cast<std::size_t>(var)];
+  if (!info.per_player) return info.first_slot;
+  const PlayerId p = player_arg(eval(player_expr), span);
+  return info.first_slot + p;
+}
+
+PlayerId Executor::at_offset(PlayerId p, std::int64_t offset) const {
+  const std::int64_t n = seats();
+  const std::int64_t seat = ((s_.seat_of[static_cast<std::size_t>(p)] + offset) % n + n) % n;
+  return s_.player_at[static_cast<std::size_t>(seat)];
+}
+
+std::vector<std::int64_t> Executor::ordered(const Value& domain, int order, ExprId from, const grammar::SourceSpan& span) {
+  if (order == 0) return elements(domain, span);
+  const auto kind = static_cast<ast::OrderKind>(order - 1);
+  if (kind == ast::OrderKind::kBottomToTop || kind == ast::OrderKind::kTopToBottom) {
+    std::vector<std::int64_t> items = elements(domain, span);
+    if (kind == ast::OrderKind::kTopToBottom) std::reverse(items.begin(), items.end());
+    return items;
+  }
+  const PlayerId start = player_arg(eval(from), ir_.exprs[static_cast<std::size_t>(from)].span);
+  const std::vector<std::int64_t> members = as_sorted(domain, span);
+  const std::int64_t step = kind == ast::OrderKind::kClockwise ? 1 : -1;
+  std::vector<std::int64_t> out;
+  for (std::int64_t i = 0; i < seats(); ++i) {
+    const PlayerId p = at_offset(start, step * i);
+    if (std::binary_search(members.begin(), members.end(), p)) out.push_back(p);
+  }
+  return out;
+}
+
+Value Executor::eval(ExprId id) {
+  const ExprNode& n = ir_.exprs[static_cast<std::size_t>(id)];
+  switch (n.op) {
+    case ExprOp::kConst: return n.constant;
+    case ExprOp::kLocal: return s_.locals[static_cast<std::size_t>(n.index)];
+    case ExprOp::kVar: {
+      const VarInfo& info = ir_.vars[static_cast<std::size_t>(n.index)];
+      std::int32_t slot = info.first_slot;
+      if (info.per_player) slot += player_arg(eval(n.kids.at(0)), n.span);
+      return s_.vars[static_cast<std::size_t>(slot)];
+    }
+    case ExprOp::kOption: return s_.options[static_cast<std::size_t>(n.index)];
+    case ExprOp::kZone: {
+      std::int64_t player = 0;
+      if (ir_.zones[static_cast<std::size_t>(n.index)].per_player) player = player_arg(eval(n.kids.at(0)), n.span);
+      return Value::zone(ir_.zone_instance(n.index, player));
+    }
+    case ExprOp::kSeat: {
+      const std::int64_t seat = int_arg(eval(n.kids.at(0)), n.span);
+      if (seat < 0 || seat >= seats()) fault(n.span, fmt::format("there is no seat {} (seats 0 to {})", seat, seats() - 1));
+      return Value::player(s_.player_at[static_cast<std::size_t>(seat)]);
+    }
+    case ExprOp::kPlayers: {
+      std::vector<std::int64_t> all(static_cast<std::size_t>(seats()));
+      for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<std::int64_t>(i);
+      return Value::set(Kind::kPlayer, std::move(all));
+    }
+    case ExprOp::kAllCards: {
+      std::vector<std::int64_t> all(s_.cards->size());
+      for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<std::int64_t>(i);
+      return Value::set(Kind::kCard, std::move(all));
+    }
+    case ExprOp::kNumPlayers: return Value::integer(s_.num_players);
+    case ExprOp::kNumSeats: return Value::integer(seats());
+    case ExprOp::kBuiltin: return builtin(n);
+    case ExprOp::kDef: {
+      const DefInfo& def = ir_.defs[static_cast<std::size_t>(n.index)];
+      std::vector<Value> args;
+      args.reserve(n.kids.size());
+      for (const ExprId k : n.kids) args.push_back(eval(k));
+      for (std::size_t i = 0; i < args.size(); ++i) s_.locals[static_cast<std::size_t>(def.params[i])] = std::move(args[i]);
+      return eval(def.body);
+    }
+    case ExprOp::kNot: return Value::boolean(!eval(n.kids[0]).truthy());
+    case ExprOp::kNeg: return Value::integer(-int_arg(eval(n.kids[0]), n.span));
+    case ExprOp::kBinary: return binary(n);
+    case ExprOp::kSetLit: {
+      std::vector<std::int64_t> items;
+      Kind kind = Kind::kNone;
+      std::int32_t enum_id = -1;
+      for (const ExprId k : n.kids) {
+        const Value v = eval(k);
+        if (v.kind == Kind::kSet || v.kind == Kind::kZone) fault(n.span, "a set literal of sets is not supported");
+        if (v.is_none()) fault(ir_.exprs[static_cast<std::size_t>(k)].span, "a set cannot hold none");
+        kind = v.kind;
+        enum_id = v.enum_id;
+        items.push_back(v.scalar);
+      }
+      return Value::set(kind, sorted_unique(std::move(items)), enum_id);
+    }
+    case ExprOp::kComprehension: {
+      const Value domain = eval(n.kids[0]);
+      const Kind kind = element_kind(domain);
+      std::vector<std::int64_t> out;
+      for (const std::int64_t x : as_sorted(domain, n.span)) {
+        s_.locals[static_cast<std::size_t>(n.index)] = element(kind, domain.enum_id, x);
+        if (eval(n.kids[1]).truthy()) out.push_back(x);
+      }
+      return Value::set(kind, std::move(out), domain.enum_id);
+    }
+    case ExprOp::kQuant: {
+      const Value domain = eval(n.kids[0]);
+      const Kind kind = element_kind(domain);
+      const auto q = static_cast<ast::QuantKind>(n.sub);
+      std::int64_t total = 0;
+      for (const std::int64_t x : elements(domain, n.span)) {
+        s_.locals[static_cast<std::size_t>(n.index)] = element(kind, domain.enum_id, x);
+        const Value body = eval(n.kids[1]);
+        switch (q) {
+          case ast::QuantKind::kExists:
+            if (body.truthy()) return Value::boolean(true);
+            break;
+          case ast::QuantKind::kAll:
+            if (!body.truthy()) return Value::boolean(false);
+            break;
+          case ast::QuantKind::kCount: total += body.truthy() ? 1 : 0; break;
+          case ast::QuantKind::kSum: total += int_arg(body, n.span); break;
+        }
+      }
+      if (q == ast::QuantKind::kExists) return Value::boolean(false);
+      if (q == ast::QuantKind::kAll) return Value::boolean(true);
+      return Value::integer(total);
+    }
+    case ExprOp::kExtremum: {
+      const Value domain = eval(n.kids[0]);
+      const Kind kind = element_kind(domain);
+      const std::vector<std::int64_t> items = elements(domain, n.span);
+      if (items.empty()) fault(n.span, fmt::format("{} over an empty set", n.sub != 0 ? "max" : "min"));
+      std::vector<std::int64_t> best_keys;
+      std::int64_t best = 0;
+      std::vector<std::int64_t> keys(n.kids.size() - 1);
+      for (const std::int64_t x : items) {
+        s_.locals[static_cast<std::size_t>(n.index)] = element(kind, domain.enum_id, x);
+        for (std::size_t k = 1; k < n.kids.size(); ++k) keys[k - 1] = eval(n.kids[k]).scalar;
+        // Ties go to the later element.
+        const bool better = best_keys.empty() || (n.sub != 0 ? keys >= best_keys : keys <= best_keys);
+        if (better) {
+          best_keys = keys;
+          best = x;
+        }
+      }
+      return element(kind, domain.enum_id, best);
+    }
+    case ExprOp::kFirst: {
+      const Value domain = eval(n.kids[0]);
+      const Kind kind = element_kind(domain);
+      for (const std::int64_t x : ordered(domain, n.sub, n.kids[1], n.span)) {
+        const Value v = element(kind, domain.enum_id, x);
+        s_.locals[static_cast<std::size_t>(n.index)] = v;
+        if (n.kids[2] < 0 || eval(n.kids[2]).truthy()) return v;
+      }
+      fault(n.span, "'first' found no element");
+    }
+    case ExprOp::kCond: return eval(n.kids[0]).truthy() ? eval(n.kids[1]) : eval(n.kids[2]);
+  }
+  fault(n.span, "unknown expression");
+}
+
+Value Executor::binary(const ExprNode& n) {
+  const auto op = static_cast<ast::BinaryOp>(n.sub);
+  if (op == ast::BinaryOp::kOr) return Value::boolean(eval(n.kids[0]).truthy() || eval(n.kids[1]).truthy());
+  if (op == ast::BinaryOp::kAnd) return Value::boolean(eval(n.kids[0]).truthy() && eval(n.kids[1]).truthy());
+  const Value a = eval(n.kids[0]);
+  const Value b = eval(n.kids[1]);
+  switch (op) {
+    case ast::BinaryOp::kEq: return Value::boolean(equal(a, b));
+    case ast::BinaryOp::kNe: return Value::boolean(!equal(a, b));
+    case ast::BinaryOp::kLt: return Value::boolean(int_arg(a, n.span) < int_arg(b, n.span));
+    case ast::BinaryOp::kLe: return Value::boolean(int_arg(a, n.span) <= int_arg(b, n.span));
+    case ast::BinaryOp::kGt: return Value::boolean(int_arg(a, n.span) > int_arg(b, n.span));
+    case ast::BinaryOp::kGe: return Value::boolean(int_arg(a, n.span) >= int_arg(b, n.span));
+    case ast::BinaryOp::kIn:
+    case ast::BinaryOp::kNotIn: {
+      bool found = false;
+      if (b.kind == Kind::kZone) {
+        found = a.kind == Kind::kCard && a.scalar >= 0 && s_.card_zone[static_cast<std::size_t>(a.scalar)] == b.scalar;
+      } else {
+        const std::int64_t key = a.kind == Kind::kSet ? mask_of(a, n.span) : a.scalar;
+        found = std::binary_search(b.items.begin(), b.items.end(), key);
+      }
+      return Value::boolean(op == ast::BinaryOp::kIn ? found : !found);
+    }
+    case ast::BinaryOp::kAdd:
+    case ast::BinaryOp::kSub: {
+      if (a.kind == Kind::kSet || a.kind == Kind::kZone || b.kind == Kind::kSet || b.kind == Kind::kZone) {
+        const std::vector<std::int64_t> x = as_sorted(a, n.span);
+        const std::vector<std::int64_t> y = as_sorted(b, n.span);
+        std::vector<std::int64_t> out;
+        if (op == ast::BinaryOp::kAdd) {
+          std::set_union(x.begin(), x.end(), y.begin(), y.end(), std::back_inserter(out));
+        } else {
+          std::set_difference(x.begin(), x.end(), y.begin(), y.end(), std::back_inserter(out));
+        }
+        const Kind kind = element_kind(a) != Kind::kNone ? element_kind(a) : element_kind(b);
+        return Value::set(kind, std::move(out), a.enum_id >= 0 ? a.enum_id : b.enum_id);
+      }
+      const std::int64_t x = int_arg(a, n.span), y = int_arg(b, n.span);
+      return Value::integer(op == ast::BinaryOp::kAdd ? x + y : x - y);
+    }
+    case ast::BinaryOp::kMul: return Value::integer(int_arg(a, n.span) * int_arg(b, n.span));
+    case ast::BinaryOp::kDiv:
+    case ast::BinaryOp::kMod: {
+      const std::int64_t y = int_arg(b, n.span);
+      if (y == 0) fault(n.span, "division by zero");
+      const std::int64_t x = int_arg(a, n.span);
+      return Value::integer(op == ast::BinaryOp::kDiv ? x / y : x % y);
+    }
+    default: break;
+  }
+  fault(n.span, "unknown operator");
+}
+
+std::int64_t Executor::mask_of(const Value& set, const grammar::SourceSpan& span) const {
+  std::uint64_t mask = 0;
+  for (const std::int64_t x : set.items) {
+    if (x < 0 || x >= 64) fault(span, "only sets of players can be elements of sets");
+    mask |= std::uint64_t{1} << x;
+  }
+  return static_cast<std::int64_t>(mask);
+}
+
+Value Executor::builtin(const ExprNode& n) {
+  const auto b = static_cast<Builtin>(n.sub);
+  auto arg = [&](std::size_t i) { return eval(n.kids.at(i)); };
+  switch (b) {
+    case Builtin::kCount: return Value::integer(static_cast<std::int64_t>(count_of(arg(0), n.span)));
+    case Builtin::kEmpty: return Value::boolean(count_of(arg(0), n.span) == 0);
+    case Builtin::kTop:
+    case Builtin::kBottom: {
+      const Value z = arg(0);
+      const std::int32_t inst = zone_instance(z, n.span);
+      const auto& cards = s_.zones[static_cast<std::size_t>(inst)];
+      const bool top = b == Builtin::kTop;
+      if (n.kids.size() == 2) {
+        const std::int64_t k = int_arg(arg(1), n.span);
+        if (k < 0 || static_cast<std::size_t>(k) > cards.size()) {
+          fault(n.span, fmt::format("{}({}, {}): the zone holds {} card{}", top ? "top" : "bottom",
+                                    zone_label(inst), k, cards.size(), cards.size() == 1 ? "" : "s"));
+        }
+        std::vector<std::int64_t> out;
+        const auto count = static_cast<std::size_t>(k);
+        for (std::size_t i = 0; i < count; ++i) out.push_back(top ? cards[cards.size() - 1 - i] : cards[i]);
+        return Value::set(Kind::kCard, sorted_unique(std::move(out)));
+      }
+      if (cards.empty()) fault(n.span, fmt::format("{}({}): the zone is empty", top ? "top" : "bottom", zone_label(inst)));
+      return Value::card(top ? cards.back() : cards.front());
+    }
+    case Builtin::kRank: return Value::integer(card(card_arg(arg(0), n.span)).rank);
+    case Builtin::kSuit: return Value::enumeration(kEnumSuit, card(card_arg(arg(0), n.span)).suit);
+    case Builtin::kColor: return Value::enumeration(kEnumColor, card(card_arg(arg(0), n.span)).color);
+    case Builtin::kKind: return Value::enumeration(kEnumKind, card(card_arg(arg(0), n.span)).kind);
+    case Builtin::kFaceUp: return Value::boolean(s_.card_face_up[static_cast<std::size_t>(card_arg(arg(0), n.span))] != 0);
+    case Builtin::kFaceDown: return Value::boolean(s_.card_face_up[static_cast<std::size_t>(card_arg(arg(0), n.span))] == 0);
+    case Builtin::kIndex: {
+      const CardId c = card_arg(arg(0), n.span);
+      const auto& cards = s_.zones[static_cast<std::size_t>(s_.card_zone[static_cast<std::size_t>(c)])];
+      return Value::integer(std::find(cards.begin(), cards.end(), c) - cards.begin());
+    }
+    case Builtin::kLeftOf: return Value::player(at_offset(player_arg(arg(0), n.span), 1));
+    case Builtin::kRightOf: return Value::player(at_offset(player_arg(arg(0), n.span), -1));
+    case Builtin::kOpposite: {
+      if (seats() % 2 != 0) fault(n.span, fmt::format("no seat is opposite with {} seats", seats()));
+      return Value::player(at_offset(player_arg(arg(0), n.span), seats() / 2));
+    }
+    case Builtin::kDistance: {
+      const PlayerId a = player_arg(arg(0), n.span), c = player_arg(arg(1), n.span);
+      const std::int64_t d = s_.seat_of[static_cast<std::size_t>(c)] - s_.seat_of[static_cast<std::size_t>(a)];
+      return Value::integer((d % seats() + seats()) % seats());
+    }
+    case Builtin::kSubsets: {
+      const Value set = arg(0);
+      const std::int64_t lo = int_arg(arg(1), n.span), hi = int_arg(arg(2), n.span);
+      const std::vector<std::int64_t> items = as_sorted(set, n.span);
+      if (element_kind(set) != Kind::kPlayer && !items.empty()) fault(n.span, "subsets() takes a set of players");
+      std::vector<std::int64_t> out;
+      const std::size_t m = items.size();
+      if (m > 20) fault(n.span, "subsets() of more than 20 players");
+      for (std::uint64_t pick = 0; pick < (std::uint64_t{1} << m); ++pick) {
+        const auto size = static_cast<std::int64_t>(__builtin_popcountll(pick));
+        if (size < lo || size > hi) continue;
+        std::uint64_t mask = 0;
+        for (std::size_t i = 0; i < m; ++i) {
+          if ((pick >> i) & 1U) mask |= std::uint64_t{1} << items[i];
+        }
+        out.push_back(static_cast<std::int64_t>(mask));
+      }
+      return Value::set(Kind::kPlayerSet, sorted_unique(std::move(out)));
+    }
+    case Builtin::kMax: return Value::integer(std::max(int_arg(arg(0), n.span), int_arg(arg(1), n.span)));
+    case Builtin::kMin: return Value::integer(std::min(int_arg(arg(0), n.span), int_arg(arg(1), n.span)));
+  }
+  fault(n.span, "unknown builtin");
+}
+
+std::size_t Executor::count_of(const Value& v, const grammar::SourceSpan& span) const {
+  if (v.kind == Kind::kZone) return s_.zones[static_cast<std::size_t>(v.scalar)].size();
+  if (v.kind != Kind::kSet) fault(span, "expected a set or a zone");
+  return v.items.size();
+}
+}  // namespace rulebook::interpreter::detail

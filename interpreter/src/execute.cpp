@@ -1,0 +1,255 @@
+// Instruction execution: effects on cards and variables, control flow, decisions, faults.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "executor.hpp"
+
+namespace rulebook::interpreter::detail {
+
+void Executor::put(CardId c, std::int32_t zone, bool at_bottom, std::size_t bottom_position, std::uint8_t flags) {
+  auto& to = s_.zones[static_cast<std::size_t>(zone)];
+  if (at_bottom) {
+    to.insert(to.begin() + static_cast<std::ptrdiff_t>(std::min(bottom_position, to.size())), c);
+  } else {
+    to.push_back(c);
+  }
+  s_.card_zone[static_cast<std::size_t>(c)] = zone;
+  if ((flags & kFaceUp) != 0) s_.card_face_up[static_cast<std::size_t>(c)] = 1;
+  if ((flags & kFaceDown) != 0) s_.card_face_up[static_cast<std::size_t>(c)] = 0;
+}
+
+std::vector<CardId> Executor::card_list(const Value& v, const grammar::SourceSpan& span) const {
+  if (v.kind == Kind::kCard) return {card_arg(v, span)};
+  if (v.kind == Kind::kZone) return s_.zones[static_cast<std::size_t>(v.scalar)];
+  if (v.kind == Kind::kSet && (v.element == Kind::kCard || v.items.empty())) {
+    return {v.items.begin(), v.items.end()};
+  }
+  fault(span, "expected cards");
+}
+
+void Executor::write(const Instr& in, bool add, std::int32_t slot, Value value) {
+  if (s_.holding && (in.flags & kDeferred) != 0) {
+    s_.held.push_back(HeldWrite{slot, add, std::move(value)});
+    return;
+  }
+  apply_write(slot, add, std::move(value), in.span);
+}
+
+void Executor::apply_write(std::int32_t slot, bool add, Value value, const grammar::SourceSpan& span) {
+  Value& target = s_.vars[static_cast<std::size_t>(slot)];
+  if (add) {
+    target.scalar += int_arg(value, span);
+  } else {
+    target = std::move(value);
+  }
+}
+
+void Executor::init_vars(bool per_round_only) {
+  for (const VarInfo& v : ir_.vars) {
+    if (v.init < 0 || (per_round_only && !v.per_round)) continue;
+    if (v.per_player) {
+      for (std::int64_t p = 0; p < seats(); ++p) {
+        s_.locals[static_cast<std::size_t>(v.param)] = Value::player(p);
+        s_.vars[static_cast<std::size_t>(v.first_slot + p)] = eval(v.init);
+      }
+    } else {
+      s_.vars[static_cast<std::size_t>(v.first_slot)] = eval(v.init);
+    }
+  }
+}
+
+void Executor::run() {
+  std::int64_t steps = 0;
+  try {
+    while (!s_.finished && !s_.decision) {
+      if (++steps > Machine::kMaxStepsBetweenDecisions) {
+        fault(ir_.code[static_cast<std::size_t>(s_.pc)].span,
+              fmt::format("no decision and no end after {} steps: the rules loop", steps - 1));
+      }
+      step();
+    }
+  } catch (const FaultSignal& f) {
+    const Instr& in = ir_.code[static_cast<std::size_t>(s_.pc)];
+    s_.fault = Fault{f.message, in.rule, f.span.valid() ? f.span : in.span};
+    s_.finished = true;
+    s_.decision.reset();
+  }
+  s_.steps += steps;
+  if (s_.finished && sink_ != nullptr) sink_->ended(s_);
+}
+
+void Executor::step() {
+  const Instr& in = ir_.code[static_cast<std::size_t>(s_.pc)];
+  std::int32_t next = s_.pc + 1;
+  switch (in.code) {
+    case OpCode::kLet: s_.locals[static_cast<std::size_t>(in.a)] = eval(in.b); break;
+    case OpCode::kChoose:
+      if (choose(in)) return;  // waits for a move
+      break;
+    case OpCode::kMove: {
+      const std::vector<CardId> cards = card_list(eval(in.a), in.span);
+      const std::int32_t target = zone_instance(eval(in.b), in.span);
+      std::size_t position = 0;
+      for (const CardId c : cards) {
+        take_out(c);
+        put(c, target, (in.flags & kAtBottom) != 0, position++, in.flags);
+      }
+      break;
+    }
+    case OpCode::kDeal: {
+      const std::int64_t count = int_arg(eval(in.a), in.span);
+      const std::int32_t from = zone_instance(eval(in.b), in.span);
+      const std::int32_t to = zone_instance(eval(in.c), in.span);
+      auto& source = s_.zones[static_cast<std::size_t>(from)];
+      if (count < 0 || static_cast<std::size_t>(count) > source.size()) {
+        fault(in.span, fmt::format("deal {} from {}, which holds {} card{}", count, zone_label(from),
+                                   source.size(), source.size() == 1 ? "" : "s"));
+      }
+      std::vector<CardId> dealt;
+      for (std::int64_t i = 0; i < count; ++i) {
+        const CardId c = source.back();
+        source.pop_back();
+        put(c, to, false, 0, in.flags);
+        dealt.push_back(c);
+      }
+      if (sink_ != nullptr) sink_->dealt(s_, from, to, dealt);
+      break;
+    }
+    case OpCode::kShuffle: {
+      const std::int32_t zone = zone_instance(eval(in.a), in.span);
+      auto& cards = s_.zones[static_cast<std::size_t>(zone)];
+      if (s_.next_scripted < s_.scripted_shuffles.size()) {
+        std::vector<CardId> order = s_.scripted_shuffles[s_.next_scripted++];
+        std::vector<CardId> a = order, b = cards;
+        std::sort(a.begin(), a.end());
+        std::sort(b.begin(), b.end());
+        if (a != b) {
+          fault(in.span, fmt::format("shuffle {}: the given order ({} cards) is not an order of the {} cards in the zone",
+                                     zone_label(zone), order.size(), cards.size()));
+        }
+        cards = std::move(order);
+      } else {
+        s_.rng.shuffle(cards);
+      }
+      if (sink_ != nullptr) sink_->shuffled(s_, zone);
+      break;
+    }
+    case OpCode::kFlip:
+      for (const CardId c : card_list(eval(in.a), in.span)) {
+        s_.card_face_up[static_cast<std::size_t>(c)] = (in.flags & kFaceUp) != 0 ? 1 : 0;
+      }
+      break;
+    case OpCode::kSet:
+    case OpCode::kAdd: {
+      const std::int32_t slot = var_slot(in.a, in.b, in.span);
+      write(in, in.code == OpCode::kAdd, slot, eval(in.c));
+      break;
+    }
+    case OpCode::kSwapSeats: {
+      const PlayerId a = player_arg(eval(in.a), in.span), b = player_arg(eval(in.b), in.span);
+      std::swap(s_.seat_of[static_cast<std::size_t>(a)], s_.seat_of[static_cast<std::size_t>(b)]);
+      s_.player_at[static_cast<std::size_t>(s_.seat_of[static_cast<std::size_t>(a)])] = a;
+      s_.player_at[static_cast<std::size_t>(s_.seat_of[static_cast<std::size_t>(b)])] = b;
+      break;
+    }
+    case OpCode::kEndGame:
+      s_.winners.clear();
+      if (in.a >= 0) {
+        const Value w = eval(in.a);
+        for (const std::int64_t p : w.items) s_.winners.push_back(static_cast<PlayerId>(p));
+      }
+      s_.finished = true;
+      return;
+    case OpCode::kJump: next = in.target; break;
+    case OpCode::kJumpIfFalse:
+      if (!eval(in.a).truthy()) next = in.target;
+      break;
+    case OpCode::kRepeatInit: {
+      const std::int64_t count = int_arg(eval(in.b), in.span);
+      if (count < 0) fault(in.span, fmt::format("repeat {} times", count));
+      s_.locals[static_cast<std::size_t>(in.a)] = Value::integer(count);
+      break;
+    }
+    case OpCode::kRepeatNext: {
+      Value& counter = s_.locals[static_cast<std::size_t>(in.a)];
+      if (counter.scalar <= 0) {
+        next = in.target;
+      } else {
+        --counter.scalar;
+      }
+      break;
+    }
+    case OpCode::kForInit: {
+      const Value domain = eval(in.b);
+      Value list = Value::set(element_kind(domain), ordered(domain, in.c, in.d, in.span), domain.enum_id);
+      s_.locals[static_cast<std::size_t>(in.a)] = std::move(list);  // items in walk order
+      s_.locals[static_cast<std::size_t>(in.e)] = Value::integer(0);
+      break;
+    }
+    case OpCode::kForNext: {
+      const Value& list = s_.locals[static_cast<std::size_t>(in.a)];
+      Value& position = s_.locals[static_cast<std::size_t>(in.e)];
+      if (static_cast<std::size_t>(position.scalar) >= list.items.size()) {
+        next = in.target;
+      } else {
+        s_.locals[static_cast<std::size_t>(in.b)] =
+            element(list.element, list.enum_id, list.items[static_cast<std::size_t>(position.scalar)]);
+        ++position.scalar;
+      }
+      break;
+    }
+    case OpCode::kBeginSecret:
+      s_.holding = true;
+      s_.held.clear();
+      break;
+    case OpCode::kEndSecret:
+      s_.holding = false;
+      for (HeldWrite& w : s_.held) apply_write(w.slot, w.add, std::move(w.value), in.span);
+      s_.held.clear();
+      break;
+    case OpCode::kFire: ++s_.fired[static_cast<std::size_t>(in.a)]; break;
+    case OpCode::kRoundStart:
+      ++s_.rounds;
+      init_vars(true);
+      if (sink_ != nullptr) sink_->round_started(s_);
+      break;
+  }
+  s_.pc = next;
+}
+
+bool Executor::choose(const Instr& in) {
+  const Value domain = eval(in.b);
+  const PlayerId chooser = player_arg(eval(in.c), in.span);
+  const Kind kind = element_kind(domain);
+  std::vector<Value> options;
+  for (const std::int64_t x : elements(domain, in.span)) {
+    Value v = element(kind, domain.enum_id, x);
+    if (in.d >= 0) {
+      s_.locals[static_cast<std::size_t>(in.a)] = v;
+      if (!eval(in.d).truthy()) continue;
+    }
+    options.push_back(std::move(v));
+  }
+  if (options.empty()) {
+    fault(in.span, fmt::format("seat {} has no legal choice{}", s_.seat_of[static_cast<std::size_t>(chooser)],
+                               in.rule >= 0 ? fmt::format(" in rule '{}'", ir_.labels[static_cast<std::size_t>(in.rule)]) : ""));
+  }
+  const bool automated = s_.vars[static_cast<std::size_t>(ir_.vars[0].first_slot + chooser)].truthy();
+  if (automated && in.e >= 0) {
+    s_.locals[Ir::kChooserSlot] = Value::player(chooser);
+    std::vector<std::int64_t> legal;
+    for (const Value& o : options) legal.push_back(o.kind == Kind::kPlayerSet ? mask_of(o, in.span) : o.scalar);
+    s_.locals[Ir::kLegalSlot] = Value::set(kind, sorted_unique(std::move(legal)), domain.enum_id);
+    const Value picked = eval(in.e);
+    const auto it = std::find_if(options.begin(), options.end(), [&](const Value& o) { return equal(o, picked); });
+    if (it == options.end()) fault(in.span, "the policy's choice is not a legal choice");
+    s_.locals[static_cast<std::size_t>(in.a)] = *it;
+    ++s_.moves;
+    if (sink_ != nullptr) sink_->chose(s_, chooser, in.rule, *it, true);
+    return false;
+  }
+  s_.decision = Decision{chooser, in.rule, s_.pc, std::move(options), s_.holding};
+  return true;
+}
+}  // namespace rulebook::interpreter::detail

@@ -1,0 +1,109 @@
+// The executor: one game's rules run over a State (expression evaluation in evaluate.cpp,
+// instructions in execute.cpp). Short-lived: one per run or evaluation. Private to the
+// interpreter library.
+//
+// Iteration orders (they decide ties and `first`): a set of players in seat order from
+// seat 0; a pile bottom to top; any other set (set zones included) in ascending order
+// (cards by identity).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rulebook/interpreter/machine.hpp"
+
+namespace rulebook::interpreter::detail {
+
+namespace ast = grammar::ast;
+
+// Thrown inside the machine for a rule fault; caught at the top of Executor::run().
+struct FaultSignal {
+  std::string message;
+  grammar::SourceSpan span;
+};
+
+[[noreturn]] inline void fault(const grammar::SourceSpan& span, std::string message) {
+  throw FaultSignal{std::move(message), span};
+}
+
+// Ordinals of the builtin enums.
+constexpr std::int64_t kSuitClubs = 0, kSuitDiamonds = 1, kSuitHearts = 2, kSuitSpades = 3;
+constexpr std::int64_t kColorRed = 0, kColorBlack = 1;
+constexpr std::int32_t kEnumSuit = 0, kEnumColor = 1, kEnumKind = 2;
+
+// The set of players whose bits are set in `mask` (sets of sets hold masks).
+Value players_of_mask(std::int64_t mask);
+
+std::vector<std::int64_t> sorted_unique(std::vector<std::int64_t> items);
+
+class Executor {
+ public:
+  Executor(const Ir& ir, State& state, EventSink* sink) : ir_(ir), s_(state), sink_(sink) {}
+
+  // ---- values ----
+  Value element(Kind kind, std::int32_t enum_id, std::int64_t v) const;
+  std::int64_t seats() const { return s_.num_seats; }
+  // The elements of a collection in iteration order.
+  std::vector<std::int64_t> elements(const Value& v, const grammar::SourceSpan& span) const;
+  Kind element_kind(const Value& v) const { return v.kind == Kind::kZone ? Kind::kCard : v.element; }
+  std::vector<std::int64_t> as_sorted(const Value& v, const grammar::SourceSpan& span) const;
+  PlayerId player_arg(const Value& v, const grammar::SourceSpan& span) const {
+    if (v.kind != Kind::kPlayer || v.scalar < 0 || v.scalar >= seats()) fault(span, "no player here (none)");
+    return static_cast<PlayerId>(v.scalar);
+  }
+  CardId card_arg(const Value& v, const grammar::SourceSpan& span) const {
+    if (v.kind != Kind::kCard || v.scalar < 0) fault(span, "no card here (none)");
+    return static_cast<CardId>(v.scalar);
+  }
+  std::int64_t int_arg(const Value& v, const grammar::SourceSpan& span) const {
+    if (v.kind != Kind::kInt) fault(span, "expected an int");
+    return v.scalar;
+  }
+  const CardInfo& card(CardId c) const { return (*s_.cards)[static_cast<std::size_t>(c)]; }
+  std::int32_t zone_instance(const Value& v, const grammar::SourceSpan& span) const {
+    if (v.kind != Kind::kZone) fault(span, "expected a zone");
+    return static_cast<std::int32_t>(v.scalar);
+  }
+  std::int32_t var_slot(std::int32_t var, ExprId player_expr, const grammar::SourceSpan& span);
+  PlayerId at_offset(PlayerId p, std::int64_t offset) const;
+  // Elements ordered for a walk: seat orders start at a player; pile orders need a zone.
+  std::vector<std::int64_t> ordered(const Value& domain, int order, ExprId from, const grammar::SourceSpan& span);
+
+  // ---- expressions ----
+  Value eval(ExprId id);
+  Value binary(const ExprNode& n);
+  std::int64_t mask_of(const Value& set, const grammar::SourceSpan& span) const;
+  Value builtin(const ExprNode& n);
+  std::size_t count_of(const Value& v, const grammar::SourceSpan& span) const;
+  const std::string& zone_label(std::int32_t instance) const {
+    return ir_.instance_names[static_cast<std::size_t>(instance)];
+  }
+
+  // ---- cards ----
+  void take_out(CardId c) {
+    auto& from = s_.zones[static_cast<std::size_t>(s_.card_zone[static_cast<std::size_t>(c)])];
+    from.erase(std::find(from.begin(), from.end(), c));
+  }
+  void put(CardId c, std::int32_t zone, bool at_bottom, std::size_t bottom_position, std::uint8_t flags);
+  // The cards an effect acts on, in order: a zone's cards bottom to top, a set's by identity.
+  std::vector<CardId> card_list(const Value& v, const grammar::SourceSpan& span) const;
+
+  // ---- statements ----
+  void write(const Instr& in, bool add, std::int32_t slot, Value value);
+  void apply_write(std::int32_t slot, bool add, Value value, const grammar::SourceSpan& span);
+  void init_vars(bool per_round_only);
+  // Runs until a decision, the end, or a fault.
+  void run();
+  void step();
+  // Returns true when the game now waits for a move.
+  bool choose(const Instr& in);
+
+ private:
+  const Ir& ir_;
+  State& s_;
+  EventSink* sink_;
+};
+
+}  // namespace rulebook::interpreter::detail
