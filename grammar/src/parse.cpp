@@ -4,10 +4,7 @@
 #include "rulebook/grammar/parse.hpp"
 
 #include <algorithm>
-#include <charconv>
-#include <limits>
 #include <span>
-#include <tuple>
 
 #include <fmt/format.h>
 #include <tao/pegtl/contrib/analyze.hpp>
