@@ -10,5 +10,6 @@ void add_check_command(CLI::App& app, int& exit_code);
 void add_fmt_command(CLI::App& app, int& exit_code);
 void add_play_command(CLI::App& app, int& exit_code);
 void add_simulate_command(CLI::App& app, int& exit_code);
+void add_replay_command(CLI::App& app, int& exit_code);
 
 }  // namespace rulebook::cli

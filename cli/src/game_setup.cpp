@@ -10,6 +10,11 @@ namespace rulebook::cli {
 
 std::optional<interpreter::Machine> load_machine(const std::string& path, int& exit_code) {
   grammar::SourceManager sources;
+  return load_machine(path, exit_code, sources);
+}
+
+std::optional<interpreter::Machine> load_machine(const std::string& path, int& exit_code,
+                                                 grammar::SourceManager& sources) {
   grammar::Diagnostics diagnostics;
   const grammar::LoadResult result = grammar::load_ruleset(path, sources, diagnostics);
   if (result.status != grammar::LoadStatus::kOk) {
@@ -31,23 +36,31 @@ void add_game_options(CLI::App& cmd, GameOptions& options) {
   cmd.add_option("--seed", options.seed, "Seed of the random numbers (same seed, same game)");
 }
 
-std::optional<interpreter::GameConfig> game_config(const GameOptions& options, std::uint64_t default_seed) {
-  interpreter::GameConfig config;
-  config.players = options.players;
-  config.seed = options.seed.value_or(default_seed);
-  for (const std::string& spec : options.option_specs) {
+std::optional<std::map<std::string, std::string>> parse_option_specs(const std::vector<std::string>& specs) {
+  std::map<std::string, std::string> options;
+  for (const std::string& spec : specs) {
     const std::size_t eq = spec.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) {
       fmt::print(stderr, "error: --option takes NAME=VALUE, not '{}'\n", spec);
       return std::nullopt;
     }
     const std::string name = spec.substr(0, eq);
-    if (config.options.count(name) != 0) {
+    if (options.count(name) != 0) {
       fmt::print(stderr, "error: option '{}' is given twice\n", name);
       return std::nullopt;
     }
-    config.options[name] = spec.substr(eq + 1);
+    options[name] = spec.substr(eq + 1);
   }
+  return options;
+}
+
+std::optional<interpreter::GameConfig> game_config(const GameOptions& options, std::uint64_t default_seed) {
+  interpreter::GameConfig config;
+  config.players = options.players;
+  config.seed = options.seed.value_or(default_seed);
+  auto parsed = parse_option_specs(options.option_specs);
+  if (!parsed) return std::nullopt;
+  config.options = std::move(*parsed);
   return config;
 }
 

@@ -18,6 +18,9 @@ namespace rulebook::cli {
 // Reads, checks and lowers a ruleset. On failure prints the diagnostics (or the reason) and
 // returns nullopt with `exit_code` set (1 for errors in the rules, 2 for an unreadable file).
 std::optional<interpreter::Machine> load_machine(const std::string& path, int& exit_code);
+// The same, keeping the rule texts in `sources` (for messages that quote rule lines).
+std::optional<interpreter::Machine> load_machine(const std::string& path, int& exit_code,
+                                                 grammar::SourceManager& sources);
 
 // The options every game command takes.
 struct GameOptions {
@@ -27,6 +30,9 @@ struct GameOptions {
   std::optional<std::uint64_t> seed;
 };
 void add_game_options(CLI::App& cmd, GameOptions& options);
+
+// NAME=VALUE option specs as a map, or nullopt with a message on stderr.
+std::optional<std::map<std::string, std::string>> parse_option_specs(const std::vector<std::string>& specs);
 
 // The game configuration, or nullopt with a message on stderr for a malformed --option.
 std::optional<interpreter::GameConfig> game_config(const GameOptions& options, std::uint64_t default_seed);

@@ -33,10 +33,17 @@ class ConfigError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Receives what happens in a game, in order, for logs. Every callback is optional.
+// Receives what happens in a game, in order, for logs and replays. Every callback is optional.
 class EventSink {
  public:
   virtual ~EventSink() = default;
+  // Called before a shuffle: a sink that knows the result (a replayed log) puts the zone's
+  // cards in that order, bottom to top, and returns true; false leaves it to the generator.
+  // The result must be an order of the same cards, or the game stops with a rule fault.
+  virtual bool shuffle_result(const State& /*state*/, std::int32_t /*zone_instance*/,
+                              std::vector<CardId>& /*cards*/) {
+    return false;
+  }
   virtual void shuffled(const State& /*state*/, std::int32_t /*zone_instance*/) {}
   virtual void dealt(const State& /*state*/, std::int32_t /*from*/, std::int32_t /*to*/,
                      const std::vector<CardId>& /*cards*/) {}

@@ -1,0 +1,177 @@
+// `rulebook replay FILE LOG...`: re-runs game logs through a ruleset, checking every step.
+// Problems go to stderr as diagnostics that quote the log line and the rule line; the
+// result of each log goes to stdout (text, or one JSON object with --format json).
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "game_setup.hpp"
+#include "output.hpp"
+#include "rulebook/interpreter/replay.hpp"
+
+namespace rulebook::cli {
+
+namespace {
+
+namespace ri = rulebook::interpreter;
+
+struct ReplayCommandOptions {
+  std::string file;
+  std::vector<std::string> logs;
+  std::vector<std::string> option_specs;
+  bool trace = false;
+  bool strict = false;
+  bool partial = false;
+  std::string format = "text";
+};
+
+const char* outcome_name(ri::ReplayOutcome outcome) {
+  switch (outcome) {
+    case ri::ReplayOutcome::kOk: return "ok";
+    case ri::ReplayOutcome::kIllegal: return "illegal";
+    case ri::ReplayOutcome::kFault: return "fault";
+    case ri::ReplayOutcome::kBadLog: return "bad-log";
+  }
+  return "?";
+}
+
+int exit_code_of(ri::ReplayOutcome outcome) {
+  switch (outcome) {
+    case ri::ReplayOutcome::kOk: return kExitOk;
+    case ri::ReplayOutcome::kIllegal:
+    case ri::ReplayOutcome::kFault: return kExitFinding;
+    case ri::ReplayOutcome::kBadLog: return kExitBadInput;
+  }
+  return kExitBadInput;
+}
+
+std::string status_text(const ri::ReplayResult& r) {
+  switch (r.outcome) {
+    case ri::ReplayOutcome::kOk:
+      if (r.ended) return fmt::format("ok: {} steps, the game ended in round {}", r.steps, r.final_state->rounds);
+      if (r.stopped) return fmt::format("ok: {} steps, then the game was stopped ({})", r.steps, *r.stopped);
+      return fmt::format("ok: {} steps, the game is still in progress", r.steps);
+    case ri::ReplayOutcome::kIllegal: return fmt::format("illegal step after {} legal steps", r.steps);
+    case ri::ReplayOutcome::kFault: return fmt::format("rule fault after {} steps", r.steps);
+    case ri::ReplayOutcome::kBadLog: return "bad log";
+  }
+  return "?";
+}
+
+std::vector<std::string> named(const ri::ReplayResult& r, const std::vector<ri::PlayerId>& players) {
+  std::vector<std::string> out;
+  for (const ri::PlayerId p : players) out.push_back(r.seat_names[static_cast<std::size_t>(p)]);
+  return out;
+}
+
+nlohmann::json result_json(const ri::Machine& machine, const std::string& path, const ri::ReplayResult& r,
+                           const grammar::SourceManager& sources) {
+  nlohmann::json j;
+  j["log"] = path;
+  j["result"] = outcome_name(r.outcome);
+  j["steps"] = r.steps;
+  j["ended"] = r.ended;
+  j["stopped"] = r.stopped ? nlohmann::json(*r.stopped) : nlohmann::json(nullptr);
+  j["seats"] = r.seat_names;
+  if (r.final_state) {
+    j["rounds"] = r.final_state->rounds;
+    j["moves"] = r.final_state->moves;
+    if (r.ended) {
+      j["winners"] = named(r, r.final_state->winners);
+      nlohmann::json scores = nlohmann::json::object();
+      const auto values = machine.scores(*r.final_state);
+      for (std::size_t i = 0; i < values.size(); ++i) scores[machine.ir().scores[i].name] = values[i];
+      j["scores"] = scores;
+    }
+  }
+  j["diagnostics"] = nlohmann::json::parse(grammar::render_json(r.diagnostics.items(), sources));
+  if (!r.trace.empty()) {
+    nlohmann::json trace = nlohmann::json::array();
+    for (const ri::ReplayStep& s : r.trace) {
+      trace.push_back({{"step", s.step}, {"line", s.line}, {"player", s.player}, {"choice", s.choice},
+                       {"rule", s.rule}, {"at", s.at}, {"policy", s.by_policy}});
+    }
+    j["trace"] = trace;
+  }
+  return j;
+}
+
+void print_text(const ri::Machine& machine, const std::string& path, const ri::ReplayResult& r) {
+  for (const ri::ReplayStep& s : r.trace) {
+    fmt::print("step {:>4}  {:<10} {:<8} {:<22} {:<24} {}{}\n", s.step, s.line == 0 ? std::string("(unlogged)") : fmt::format("line {}", s.line),
+               s.player, s.choice, s.rule.empty() ? std::string("-") : s.rule, s.at, s.by_policy ? "  (policy)" : "");
+  }
+  fmt::print("{}: {}\n", path, status_text(r));
+  if (r.outcome != ri::ReplayOutcome::kOk || !r.ended) return;
+  const std::vector<std::string> winners = named(r, r.final_state->winners);
+  fmt::print("  winners: {}\n", winners.empty() ? std::string("nobody") : fmt::format("{}", fmt::join(winners, ", ")));
+  const auto values = machine.scores(*r.final_state);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    std::vector<std::string> parts;
+    for (std::size_t p = 0; p < values[i].size(); ++p) parts.push_back(fmt::format("{} = {}", r.seat_names[p], values[i][p]));
+    fmt::print("  {}: {}\n", machine.ir().scores[i].name, fmt::join(parts, ", "));
+  }
+}
+
+int run_replay(const ReplayCommandOptions& options) {
+  const auto option_values = parse_option_specs(options.option_specs);
+  if (!option_values) return kExitBadInput;
+  grammar::SourceManager sources;
+  int exit_code = kExitOk;
+  const std::optional<ri::Machine> machine = load_machine(options.file, exit_code, sources);
+  if (!machine) return exit_code;
+
+  ri::ReplayOptions replay_options;
+  replay_options.options = *option_values;
+  replay_options.strict = options.strict;
+  replay_options.partial = options.partial;
+  replay_options.trace = options.trace;
+  const bool json = options.format == "json";
+  const bool color = stderr_wants_color();
+  nlohmann::json out = {{"ruleset", machine->ir().title}, {"logs", nlohmann::json::array()}};
+  for (const std::string& path : options.logs) {
+    std::string error;
+    std::optional<std::string> text = grammar::read_file(path, error);
+    if (!text) {
+      fmt::print(stderr, "error: cannot read the log '{}': {}\n", path, error);
+      exit_code = std::max(exit_code, kExitBadInput);
+      if (json) out["logs"].push_back({{"log", path}, {"result", "unreadable"}, {"message", error}});
+      continue;
+    }
+    const grammar::FileId log_file = sources.add(path, std::move(*text));
+    const ri::ReplayResult result = ri::replay(*machine, sources, log_file, replay_options);
+    exit_code = std::max(exit_code, exit_code_of(result.outcome));
+    if (json) {
+      out["logs"].push_back(result_json(*machine, path, result, sources));
+      continue;
+    }
+    for (const grammar::Diagnostic& d : result.diagnostics.items()) fmt::print(stderr, "{}", grammar::render_text(d, sources, color));
+    print_text(*machine, path, result);
+  }
+  if (json) fmt::print("{}\n", out.dump(2));
+  return exit_code;
+}
+
+}  // namespace
+
+void add_replay_command(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<ReplayCommandOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "replay", "Check game logs against a ruleset, step by step (exit 1: an illegal step or a rule fault; 2: a bad log)");
+  cmd->add_option("file", options->file, "Rule file (a game or a variant)")->required();
+  cmd->add_option("logs", options->logs, "Game logs (JSON Lines; see docs/log-format.md)")->required();
+  cmd->add_option("--option", options->option_specs, "Set a ruleset option, overriding the log's header")
+      ->type_name("NAME=VALUE");
+  cmd->add_flag("--trace", options->trace, "Print every step: player, choice, rule and its source line");
+  cmd->add_flag("--strict", options->strict, "A log written for other rule files (hash) is an error, not a warning");
+  cmd->add_flag("--partial", options->partial, "Accept a log that stops before the game ends (a game in progress)");
+  cmd->add_option("--format", options->format, "Output format")->check(CLI::IsMember({"text", "json"}))->default_str("text");
+  cmd->callback([options, &exit_code] { exit_code = run_replay(*options); });
+}
+
+}  // namespace rulebook::cli
