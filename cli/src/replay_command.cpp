@@ -89,6 +89,9 @@ nlohmann::json result_json(const ri::Machine& machine, const std::string& path, 
       j["scores"] = scores;
     }
   }
+  if (!r.waiting.empty()) {
+    j["waiting"] = {{"what", r.waiting}, {"player", r.waiting_player}, {"rule", r.waiting_rule}, {"legal", r.waiting_legal}};
+  }
   j["diagnostics"] = nlohmann::json::parse(grammar::render_json(r.diagnostics.items(), sources));
   if (!r.trace.empty()) {
     nlohmann::json trace = nlohmann::json::array();
@@ -107,6 +110,10 @@ void print_text(const ri::Machine& machine, const std::string& path, const ri::R
                s.player, s.choice, s.rule.empty() ? std::string("-") : s.rule, s.at, s.by_policy ? "  (policy)" : "");
   }
   fmt::print("{}: {}\n", path, status_text(r));
+  if (r.outcome == ri::ReplayOutcome::kOk && !r.waiting.empty()) {
+    fmt::print("  next: {}\n", r.waiting);
+    if (!r.waiting_legal.empty()) fmt::print("  legal: {}\n", fmt::join(r.waiting_legal, ", "));
+  }
   if (r.outcome != ri::ReplayOutcome::kOk || !r.ended) return;
   const std::vector<std::string> winners = named(r, r.final_state->winners);
   fmt::print("  winners: {}\n", winners.empty() ? std::string("nobody") : fmt::format("{}", fmt::join(winners, ", ")));
@@ -143,14 +150,17 @@ int run_replay(const ReplayCommandOptions& options) {
       if (json) out["logs"].push_back({{"log", path}, {"result", "unreadable"}, {"message", error}});
       continue;
     }
-    const grammar::FileId log_file = sources.add(path, std::move(*text));
-    const ri::ReplayResult result = ri::replay(*machine, sources, log_file, replay_options);
+    // Each log is added to its own copy of the (small) rule sources, so that replaying many
+    // logs does not keep them all in memory.
+    grammar::SourceManager log_sources = sources;
+    const grammar::FileId log_file = log_sources.add(path, std::move(*text));
+    const ri::ReplayResult result = ri::replay(*machine, log_sources, log_file, replay_options);
     exit_code = std::max(exit_code, exit_code_of(result.outcome));
     if (json) {
-      out["logs"].push_back(result_json(*machine, path, result, sources));
+      out["logs"].push_back(result_json(*machine, path, result, log_sources));
       continue;
     }
-    for (const grammar::Diagnostic& d : result.diagnostics.items()) fmt::print(stderr, "{}", grammar::render_text(d, sources, color));
+    for (const grammar::Diagnostic& d : result.diagnostics.items()) fmt::print(stderr, "{}", grammar::render_text(d, log_sources, color));
     print_text(*machine, path, result);
   }
   if (json) fmt::print("{}\n", out.dump(2));

@@ -45,13 +45,22 @@ std::optional<std::string> read_file(const std::string& path, std::string& error
     error = "cannot open file (permission denied?)";
     return std::nullopt;
   }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
+  // Read in blocks straight into the string: logs run to hundreds of megabytes, and a
+  // stringstream copies them several times over.
+  std::string text;
+  constexpr std::size_t kBlock = 1 << 20;
+  for (;;) {
+    const std::size_t old_size = text.size();
+    text.resize(old_size + kBlock);
+    in.read(text.data() + old_size, static_cast<std::streamsize>(kBlock));
+    text.resize(old_size + static_cast<std::size_t>(in.gcount()));
+    if (!in) break;
+  }
   if (in.bad()) {
     error = "read error";
     return std::nullopt;
   }
-  return buffer.str();
+  return text;
 }
 
 }  // namespace rulebook::grammar

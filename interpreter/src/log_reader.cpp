@@ -21,24 +21,22 @@ constexpr std::array<std::pair<const char*, EventType>, 8> kEventKeys{{
     {"stopped", EventType::kStopped},
 }};
 
-// nlohmann's messages start with "[json.exception.parse_error.101] parse error at line 1,
-// column 5: "; the position is given separately, so keep what follows.
-std::string parse_message(const std::string& what) {
-  const std::size_t column = what.find("column ");
-  if (column != std::string::npos) {
-    const std::size_t colon = what.find(": ", column);
-    if (colon != std::string::npos) return what.substr(colon + 2);
+const char* json_kind(simdjson::dom::element j) {
+  switch (j.type()) {
+    case simdjson::dom::element_type::ARRAY: return "an array";
+    case simdjson::dom::element_type::STRING: return "a string";
+    case simdjson::dom::element_type::INT64:
+    case simdjson::dom::element_type::UINT64:
+    case simdjson::dom::element_type::DOUBLE: return "a number";
+    case simdjson::dom::element_type::BOOL: return "true or false";
+    case simdjson::dom::element_type::NULL_VALUE: return "null";
+    case simdjson::dom::element_type::OBJECT: break;
   }
-  return what;
+  return "an object";
 }
 
-const char* json_kind(const nlohmann::json& j) {
-  if (j.is_array()) return "an array";
-  if (j.is_string()) return "a string";
-  if (j.is_number()) return "a number";
-  if (j.is_boolean()) return "true or false";
-  if (j.is_null()) return "null";
-  return "an object";
+bool has_key(simdjson::dom::element object, std::string_view key) {
+  return object[key].error() == simdjson::SUCCESS;
 }
 
 }  // namespace
@@ -68,24 +66,21 @@ bool LogReader::next_line(LogLine& line) {
   return false;
 }
 
-LogEvent LogReader::parse(const LogLine& line, bool header) const {
+LogEvent LogReader::parse(const LogLine& line, bool header) {
   const std::string_view content = text_.substr(line.begin, line.end - line.begin);
   LogEvent event;
   event.line = line;
-  try {
-    event.body = nlohmann::json::parse(content, nullptr, true, /*ignore_comments=*/true);
-  } catch (const nlohmann::json::parse_error& e) {
+  if (const auto error = parser_.parse(content.data(), content.size()).get(event.body); error != simdjson::SUCCESS) {
     const bool cut_off = line.end == text_.size() && (text_.empty() || text_.back() != '\n');
-    const auto column = static_cast<std::uint32_t>(std::min<std::size_t>(e.byte == 0 ? 1 : e.byte, content.size() + 1));
     if (cut_off) {
-      throw LogError(line, "", fmt::format("the last line is cut off: the log is truncated ({})", parse_message(e.what())), column);
+      throw LogError(line, "", fmt::format("the last line is cut off: the log is truncated ({})", simdjson::error_message(error)));
     }
-    throw LogError(line, "", fmt::format("this line is not JSON: {}", parse_message(e.what())), column);
+    throw LogError(line, "", fmt::format("this line is not JSON: {}", simdjson::error_message(error)));
   }
   if (!event.body.is_object()) {
     throw LogError(line, "", fmt::format("each line of a log is a JSON object, not {}", json_kind(event.body)));
   }
-  if (event.body.contains("log")) {
+  if (has_key(event.body, "log")) {
     event.type = EventType::kHeader;
     return event;
   }
@@ -94,7 +89,7 @@ LogEvent LogReader::parse(const LogLine& line, bool header) const {
   }
   int kinds = 0;
   for (const auto& [key, type] : kEventKeys) {
-    if (!event.body.contains(key)) continue;
+    if (!has_key(event.body, key)) continue;
     if (++kinds > 1) {
       throw LogError(line, key, fmt::format("a line is one event, but this one has both '{}' and '{}'",
                                             event_name(event.type), key));

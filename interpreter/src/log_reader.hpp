@@ -1,6 +1,8 @@
 // Reading a game log: JSON Lines, one line at a time, so that a long log is never held as
 // one big JSON tree. Lines are parsed when the replay asks for them; a line that is not
-// JSON, or not a known kind of line, is a LogError pointing at it.
+// JSON, or not a known kind of line, is a LogError pointing at it. simdjson parses: replay
+// reads a line per move, and nlohmann's DOM cost several times the move itself (measured,
+// see docs/log-format.md).
 #pragma once
 
 #include <cstdint>
@@ -9,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include <nlohmann/json.hpp>
+#include <simdjson.h>
 
 namespace rulebook::interpreter::detail {
 
@@ -31,15 +33,81 @@ class LogError : public std::runtime_error {
   std::uint32_t column;
 };
 
+// A JSON value of a log line, read-only, with just what replay needs. A view into the
+// reader's parser: valid until the reader parses the next line.
+class LogValue {
+ public:
+  explicit LogValue(simdjson::dom::element element) : e_(element) {}
+
+  [[nodiscard]] bool is_object() const { return e_.is_object(); }
+  [[nodiscard]] bool is_array() const { return e_.is_array(); }
+  [[nodiscard]] bool is_string() const { return e_.is_string(); }
+  [[nodiscard]] bool is_integer() const { return e_.is_int64(); }
+  [[nodiscard]] bool is_bool() const { return e_.is_bool(); }
+  [[nodiscard]] bool is_null() const { return e_.is_null(); }
+
+  [[nodiscard]] bool contains(std::string_view key) const {
+    return e_.is_object() && e_[key].error() == simdjson::SUCCESS;
+  }
+  // The member `key`; only after contains(key).
+  [[nodiscard]] LogValue at(std::string_view key) const {
+    simdjson::dom::element member;
+    if (e_[key].get(member) != simdjson::SUCCESS) return *this;  // not reached after contains()
+    return LogValue(member);
+  }
+  [[nodiscard]] std::string_view string() const {
+    std::string_view s;
+    return e_.get(s) == simdjson::SUCCESS ? s : std::string_view();
+  }
+  [[nodiscard]] std::int64_t integer() const {
+    std::int64_t v = 0;
+    return e_.get(v) == simdjson::SUCCESS ? v : 0;
+  }
+  [[nodiscard]] bool boolean() const {
+    bool v = false;
+    return e_.get(v) == simdjson::SUCCESS && v;
+  }
+  // Arrays: the number of items, and each item in order.
+  [[nodiscard]] std::size_t size() const {
+    simdjson::dom::array items;
+    return e_.get(items) == simdjson::SUCCESS ? items.size() : 0;
+  }
+  template <class F>
+  void each(F&& f) const {
+    simdjson::dom::array items;
+    if (e_.get(items) != simdjson::SUCCESS) return;
+    for (const simdjson::dom::element item : items) f(LogValue(item));
+  }
+  // Objects: each key and value in order.
+  template <class F>
+  void each_member(F&& f) const {
+    simdjson::dom::object members;
+    if (e_.get(members) != simdjson::SUCCESS) return;
+    for (const simdjson::dom::key_value_pair member : members) f(member.key, LogValue(member.value));
+  }
+  [[nodiscard]] bool is(std::string_view s) const { return is_string() && string() == s; }
+  [[nodiscard]] bool is(std::int64_t v) const { return is_integer() && integer() == v; }
+  // Compact JSON text, for messages.
+  [[nodiscard]] std::string dump() const { return simdjson::minify(e_); }
+  // The string, or the compact JSON of anything else.
+  [[nodiscard]] std::string text() const { return is_string() ? std::string(string()) : dump(); }
+
+ private:
+  simdjson::dom::element e_;
+};
+
 enum class EventType { kHeader, kRound, kShuffle, kDeal, kMove, kPolicy, kEnd, kFault, kStopped };
 
 // What a line of this type is called in messages ("a deal line").
 const char* event_name(EventType type);
 
+// One line. `body` (the line's object) lives in the reader's parser: it is valid until the
+// reader parses the next line.
 struct LogEvent {
   EventType type = EventType::kHeader;
   LogLine line;
-  nlohmann::json body;  // the whole object of the line
+  simdjson::dom::element body;
+  [[nodiscard]] LogValue value() const { return LogValue(body); }
 };
 
 class LogReader {
@@ -57,13 +125,14 @@ class LogReader {
  private:
   // The next line with content; false at the end of the text.
   bool next_line(LogLine& line);
-  LogEvent parse(const LogLine& line, bool header) const;
+  LogEvent parse(const LogLine& line, bool header);
 
   std::string_view text_;
   std::size_t pos_ = 0;
   std::uint32_t number_ = 0;
   LogLine last_;
   std::optional<LogEvent> current_;
+  simdjson::dom::parser parser_;
 };
 
 }  // namespace rulebook::interpreter::detail

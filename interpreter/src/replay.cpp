@@ -9,7 +9,6 @@
 #include <unordered_map>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "log_reader.hpp"
 #include "rulebook/interpreter/log.hpp"
@@ -22,7 +21,7 @@ using detail::EventType;
 using detail::LogError;
 using detail::LogEvent;
 using detail::LogLine;
-using nlohmann::json;
+using detail::LogValue;
 
 // Stops the replay with its outcome; the diagnostic says why.
 struct ReplayStop {
@@ -37,6 +36,14 @@ struct LogEnded {
 };
 
 constexpr std::size_t kMaxListedMoves = 24;
+
+// Maps by name that can be searched with a string_view from the log (no allocation per line).
+struct NameHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+template <class T>
+using NameMap = std::unordered_map<std::string, T, NameHash, std::equal_to<>>;
 
 class Replayer : public EventSink {
  public:
@@ -65,13 +72,13 @@ class Replayer : public EventSink {
   void finish_fault(const State& state);
 
   // Log values to game values.
-  [[nodiscard]] const json& field(const LogEvent& event, const json& object, const char* key, const char* what) const;
-  [[nodiscard]] PlayerId player_of(const LogEvent& event, const json& j, const char* key) const;
-  [[nodiscard]] std::int32_t zone_of(const LogEvent& event, const json& j, const char* key) const;
-  [[nodiscard]] CardId card_of(const State& state, const LogEvent& event, const json& j, const char* key);
-  [[nodiscard]] std::vector<CardId> cards_of(const State& state, const LogEvent& event, const json& j, const char* key);
-  [[nodiscard]] Value choice_of(const State& state, const LogEvent& event, const json& j, const Value& shape);
-  [[nodiscard]] std::int32_t rule_of(const LogEvent& event, const json& j) const;
+  [[nodiscard]] LogValue field(const LogEvent& event, LogValue object, const char* key, const char* what) const;
+  [[nodiscard]] PlayerId player_of(const LogEvent& event, LogValue j, const char* key) const;
+  [[nodiscard]] std::int32_t zone_of(const LogEvent& event, LogValue j, const char* key) const;
+  [[nodiscard]] CardId card_of(const State& state, const LogEvent& event, LogValue j, const char* key);
+  [[nodiscard]] std::vector<CardId> cards_of(const State& state, const LogEvent& event, LogValue j, const char* key);
+  [[nodiscard]] Value choice_of(const State& state, const LogEvent& event, LogValue j, const Value& shape);
+  [[nodiscard]] std::int32_t rule_of(const LogEvent& event, LogValue j) const;
 
   // Game values in log notation, seats by name.
   [[nodiscard]] std::string notation(const State& state, const Value& v) const;
@@ -108,9 +115,9 @@ class Replayer : public EventSink {
   std::int32_t players_ = 0;
   std::vector<std::string> names_;  // by player identity; the number when the log names none
   bool named_ = false;
-  std::unordered_map<std::string, PlayerId> player_by_name_;
-  std::unordered_map<std::string, std::int32_t> zone_by_name_;
-  std::unordered_map<std::string, CardId> card_by_name_;
+  NameMap<PlayerId> player_by_name_;
+  NameMap<std::int32_t> zone_by_name_;
+  NameMap<CardId> card_by_name_;
 };
 
 // ---- diagnostics ---------------------------------------------------------------------
@@ -231,21 +238,21 @@ std::string Replayer::waiting_text(const State& state) const {
 
 // ---- log values ----------------------------------------------------------------------
 
-const json& Replayer::field(const LogEvent& event, const json& object, const char* key, const char* what) const {
+LogValue Replayer::field(const LogEvent& event, LogValue object, const char* key, const char* what) const {
   if (!object.is_object() || !object.contains(key)) {
     bad_log(event, "", fmt::format("a {} line needs \"{}\" ({})", event_name(event.type), key, what));
   }
   return object.at(key);
 }
 
-PlayerId Replayer::player_of(const LogEvent& event, const json& j, const char* key) const {
+PlayerId Replayer::player_of(const LogEvent& event, LogValue j, const char* key) const {
   std::int64_t p = -1;
-  if (j.is_number_integer()) {
-    p = j.get<std::int64_t>();
+  if (j.is_integer()) {
+    p = j.integer();
   } else if (j.is_string()) {
-    const auto it = player_by_name_.find(j.get<std::string>());
+    const auto it = player_by_name_.find(j.string());
     if (it == player_by_name_.end()) {
-      bad_log(event, key, fmt::format("unknown seat '{}' (seats: {})", j.get<std::string>(), fmt::join(names_, ", ")));
+      bad_log(event, key, fmt::format("unknown seat '{}' (seats: {})", j.text(), fmt::join(names_, ", ")));
     }
     p = it->second;
   } else {
@@ -257,11 +264,11 @@ PlayerId Replayer::player_of(const LogEvent& event, const json& j, const char* k
   return static_cast<PlayerId>(p);
 }
 
-std::int32_t Replayer::zone_of(const LogEvent& event, const json& j, const char* key) const {
+std::int32_t Replayer::zone_of(const LogEvent& event, LogValue j, const char* key) const {
   if (!j.is_string()) bad_log(event, key, fmt::format("a zone is a name such as \"deck\" or \"hand(1)\", not {}", j.dump()));
-  const std::string name = j.get<std::string>();
-  const auto it = zone_by_name_.find(name);
+  const auto it = zone_by_name_.find(j.string());
   if (it != zone_by_name_.end()) return it->second;
+  const std::string name = j.text();
   const std::size_t open = name.find('(');
   if (open != std::string::npos && name.back() == ')') {
     const std::string base = name.substr(0, open);
@@ -273,56 +280,56 @@ std::int32_t Replayer::zone_of(const LogEvent& event, const json& j, const char*
   bad_log(event, key, fmt::format("no zone '{}' in these rules", name));
 }
 
-CardId Replayer::card_of(const State& state, const LogEvent& event, const json& j, const char* key) {
+CardId Replayer::card_of(const State& state, const LogEvent& event, LogValue j, const char* key) {
   if (card_by_name_.empty()) {
     for (std::size_t c = 0; c < state.cards->size(); ++c) card_by_name_[(*state.cards)[c].name] = static_cast<CardId>(c);
   }
   if (!j.is_string()) bad_log(event, key, fmt::format("a card is a name such as \"7H\", not {}", j.dump()));
-  const auto it = card_by_name_.find(j.get<std::string>());
+  const auto it = card_by_name_.find(j.string());
   if (it == card_by_name_.end()) {
-    bad_log(event, key, fmt::format("no card '{}' in this game (cards are named like {})", j.get<std::string>(),
+    bad_log(event, key, fmt::format("no card '{}' in this game (cards are named like {})", j.text(),
                                     machine_.card_name(state, 0)));
   }
   return it->second;
 }
 
-std::vector<CardId> Replayer::cards_of(const State& state, const LogEvent& event, const json& j, const char* key) {
+std::vector<CardId> Replayer::cards_of(const State& state, const LogEvent& event, LogValue j, const char* key) {
   if (!j.is_array()) bad_log(event, key, fmt::format("\"{}\" is a list of cards, not {}", key, j.dump()));
   std::vector<CardId> cards;
-  std::vector<std::uint8_t> seen(state.cards->size(), 0);
-  for (const json& item : j) {
+  cards.reserve(j.size());
+  j.each([&](LogValue item) {
     const CardId c = card_of(state, event, item, key);
-    if (seen[static_cast<std::size_t>(c)]++ != 0) {
+    if (std::find(cards.begin(), cards.end(), c) != cards.end()) {
       bad_log(event, key, fmt::format("card {} appears twice", machine_.card_name(state, c)));
     }
     cards.push_back(c);
-  }
+  });
   return cards;
 }
 
-Value Replayer::choice_of(const State& state, const LogEvent& event, const json& j, const Value& shape) {
+Value Replayer::choice_of(const State& state, const LogEvent& event, LogValue j, const Value& shape) {
   auto wrong = [&](const char* expected) {
     stop(ReplayOutcome::kIllegal, event, "choice",
          fmt::format("the rules ask for {} here, not {}", expected, j.dump()), {});
   };
-  const auto scalar = [&](Kind kind, std::int32_t enum_id, const json& x) -> Value {
+  const auto scalar = [&](Kind kind, std::int32_t enum_id, LogValue x) -> Value {
     switch (kind) {
       case Kind::kInt:
-        if (!x.is_number_integer()) wrong("a number");
-        return Value::integer(x.get<std::int64_t>());
+        if (!x.is_integer()) wrong("a number");
+        return Value::integer(x.integer());
       case Kind::kBool:
-        if (!x.is_boolean()) wrong("true or false");
-        return Value::boolean(x.get<bool>());
+        if (!x.is_bool()) wrong("true or false");
+        return Value::boolean(x.boolean());
       case Kind::kPlayer:
-        if (!x.is_number_integer() && !x.is_string()) wrong("a player");
+        if (!x.is_integer() && !x.is_string()) wrong("a player");
         return Value::player(player_of(event, x, "choice"));
       case Kind::kCard: return Value::card(card_of(state, event, x, "choice"));
       case Kind::kEnum: {
         if (!x.is_string() || enum_id < 0) wrong("a name");
         const auto& values = ir_.enums[static_cast<std::size_t>(enum_id)].values;
-        const auto it = std::find(values.begin(), values.end(), x.get<std::string>());
+        const auto it = std::find(values.begin(), values.end(), x.text());
         if (it == values.end()) {
-          bad_log(event, "choice", fmt::format("'{}' is not a value of {} ({})", x.get<std::string>(),
+          bad_log(event, "choice", fmt::format("'{}' is not a value of {} ({})", x.text(),
                                                ir_.enums[static_cast<std::size_t>(enum_id)].name, fmt::join(values, ", ")));
         }
         return Value::enumeration(enum_id, it - values.begin());
@@ -334,16 +341,16 @@ Value Replayer::choice_of(const State& state, const LogEvent& event, const json&
   if (shape.kind != Kind::kSet && shape.kind != Kind::kPlayerSet) return scalar(shape.kind, shape.enum_id, j);
   if (!j.is_array()) wrong("a list");
   std::vector<std::int64_t> items;
-  for (const json& x : j) {
+  j.each([&](LogValue x) {
     if (shape.element == Kind::kPlayerSet) {
       if (!x.is_array()) wrong("a list of lists of players");
       std::uint64_t mask = 0;
-      for (const json& p : x) mask |= std::uint64_t{1} << player_of(event, p, "choice");
+      x.each([&](LogValue p) { mask |= std::uint64_t{1} << player_of(event, p, "choice"); });
       items.push_back(static_cast<std::int64_t>(mask));
     } else {
       items.push_back(scalar(shape.element, shape.enum_id, x).scalar);
     }
-  }
+  });
   std::sort(items.begin(), items.end());
   if (std::adjacent_find(items.begin(), items.end()) != items.end()) {
     bad_log(event, "choice", "a choice of a set lists an item twice");
@@ -351,12 +358,12 @@ Value Replayer::choice_of(const State& state, const LogEvent& event, const json&
   return Value::set(shape.element, std::move(items), shape.enum_id);
 }
 
-std::int32_t Replayer::rule_of(const LogEvent& event, const json& j) const {
+std::int32_t Replayer::rule_of(const LogEvent& event, LogValue j) const {
   if (!j.contains("rule") || j.at("rule").is_null()) return -2;  // not given
-  const json& rule = j.at("rule");
+  LogValue rule = j.at("rule");
   if (!rule.is_string()) bad_log(event, "rule", fmt::format("a rule is given by its label, not {}", rule.dump()));
-  const auto it = std::find(ir_.labels.begin(), ir_.labels.end(), rule.get<std::string>());
-  if (it == ir_.labels.end()) bad_log(event, "rule", fmt::format("no rule labelled '{}' in these rules", rule.get<std::string>()));
+  const auto it = std::find(ir_.labels.begin(), ir_.labels.end(), rule.text());
+  if (it == ir_.labels.end()) bad_log(event, "rule", fmt::format("no rule labelled '{}' in these rules", rule.text()));
   return static_cast<std::int32_t>(it - ir_.labels.begin());
 }
 
@@ -365,55 +372,59 @@ std::int32_t Replayer::rule_of(const LogEvent& event, const json& j) const {
 GameConfig Replayer::read_header() {
   const LogEvent header = reader_.read_header();
   header_line_ = header.line;
-  const json& h = header.body;
-  if (h.at("log") != "rulebook") bad_log(header, "log", "not a rulebook log: \"log\" must be \"rulebook\"");
+  const LogValue h = header.value();
+  if (!h.at("log").is("rulebook")) bad_log(header, "log", "not a rulebook log: \"log\" must be \"rulebook\"");
   if (!h.contains("version")) bad_log(header, "", "the header needs \"version\" (the format version, 1)");
-  if (!h.at("version").is_number_integer() || h.at("version").get<std::int64_t>() != kLogVersion) {
+  if (!h.at("version").is_integer() || h.at("version").integer() != kLogVersion) {
     bad_log(header, "version", fmt::format("unknown log format version {}: this rulebook reads version {}",
                                            h.at("version").dump(), kLogVersion));
   }
   static const std::vector<std::string> kKnown = {"log", "version", "ruleset", "files", "hash", "players", "seats",
                                                   "names", "automated", "options", "seed"};
-  for (const auto& [key, value] : h.items()) {
+  h.each_member([&](std::string_view key, LogValue) {
     if (std::find(kKnown.begin(), kKnown.end(), key) == kKnown.end()) {
       result_.diagnostics.warning(span(header.line, key), fmt::format("unknown header key '{}' (ignored)", key));
     }
-  }
+  });
   if (h.contains("hash")) {
-    const json& hash = h.at("hash");
+    LogValue hash = h.at("hash");
     if (!hash.is_string()) bad_log(header, "hash", "\"hash\" is a string of hex digits");
-    if (hash.get<std::string>() != ir_.source_hash) {
+    if (hash.text() != ir_.source_hash) {
       const std::string message = fmt::format("the log was written for other rule files (hash {}, these rules {})",
-                                              hash.get<std::string>(), ir_.source_hash);
+                                              hash.text(), ir_.source_hash);
       if (options_.strict) bad_log(header, "hash", message + "; --strict makes this an error");
       result_.diagnostics.warning(span(header.line, "hash"), message);
     }
   }
-  if (h.contains("ruleset") && h.at("ruleset") != ir_.title) {
+  if (h.contains("ruleset") && !h.at("ruleset").is(ir_.title)) {
     result_.diagnostics.warning(span(header.line, "ruleset"),
                                 fmt::format("the log is of '{}', these rules are '{}'",
-                                            h.at("ruleset").is_string() ? h.at("ruleset").get<std::string>() : h.at("ruleset").dump(), ir_.title));
+                                            h.at("ruleset").text(), ir_.title));
   }
 
   GameConfig config;
   if (!h.contains("players")) bad_log(header, "", "the header needs \"players\" (the number of human players)");
-  const json& players = h.at("players");
-  if (!players.is_number_integer() || players.get<std::int64_t>() < ir_.players_min ||
-      players.get<std::int64_t>() > ir_.players_max) {
+  LogValue players = h.at("players");
+  if (!players.is_integer() || players.integer() < ir_.players_min ||
+      players.integer() > ir_.players_max) {
     bad_log(header, "players", fmt::format("'{}' is for {} to {} players, not {}", ir_.title, ir_.players_min,
                                            ir_.players_max, players.dump()));
   }
-  config.players = players.get<std::int64_t>();
+  config.players = players.integer();
   players_ = static_cast<std::int32_t>(config.players);
   seats_ = static_cast<std::int32_t>(ir_.fixed_seats ? ir_.seats : config.players);
-  if (h.contains("seats") && h.at("seats") != seats_) {
+  if (h.contains("seats") && !h.at("seats").is(seats_)) {
     bad_log(header, "seats", fmt::format("these rules seat {} with {} players, not {}", seats_, players_, h.at("seats").dump()));
   }
   if (h.contains("automated")) {
-    const json& automated = h.at("automated");
+    LogValue automated = h.at("automated");
     bool ok = automated.is_array() && automated.size() == static_cast<std::size_t>(seats_);
-    for (std::size_t p = 0; ok && p < automated.size(); ++p) {
-      ok = automated[p].is_boolean() && automated[p].get<bool>() == (static_cast<std::int32_t>(p) >= players_);
+    std::int32_t p = 0;
+    if (ok) {
+      automated.each([&](LogValue a) {
+        ok = ok && a.is_bool() && a.boolean() == (p >= players_);
+        ++p;
+      });
     }
     if (!ok) {
       bad_log(header, "automated",
@@ -423,22 +434,22 @@ GameConfig Replayer::read_header() {
   }
   for (std::int32_t p = 0; p < seats_; ++p) names_.push_back(std::to_string(p));
   if (h.contains("names")) {
-    const json& names = h.at("names");
+    LogValue names = h.at("names");
     if (!names.is_array() || names.size() != static_cast<std::size_t>(seats_)) {
       bad_log(header, "names", fmt::format("\"names\" lists one name per seat: {} names", seats_));
     }
-    for (std::size_t p = 0; p < names.size(); ++p) {
-      const json& name = names[p];
-      if (!name.is_string() || name.get<std::string>().empty()) bad_log(header, "names", "a seat name is a non-empty string");
-      const std::string text = name.get<std::string>();
+    std::size_t p = 0;
+    names.each([&](LogValue name) {
+      if (!name.is_string() || name.text().empty()) bad_log(header, "names", "a seat name is a non-empty string");
+      const std::string text = name.text();
       if (text.find_first_not_of("0123456789") == std::string::npos) {
         bad_log(header, "names", fmt::format("seat name '{}' is a number: numbers already name seats by position", text));
       }
       if (text.find_first_of("()") != std::string::npos) bad_log(header, "names", fmt::format("seat name '{}' has a parenthesis", text));
       if (player_by_name_.count(text) != 0) bad_log(header, "names", fmt::format("seat name '{}' is given twice", text));
       player_by_name_[text] = static_cast<PlayerId>(p);
-      names_[p] = text;
-    }
+      names_[p++] = text;
+    });
     named_ = true;
   }
   for (std::int32_t p = 0; p < seats_; ++p) player_by_name_.emplace(std::to_string(p), p);
@@ -453,19 +464,20 @@ GameConfig Replayer::read_header() {
   }
 
   if (h.contains("options")) {
-    const json& options = h.at("options");
+    LogValue options = h.at("options");
     if (!options.is_object()) bad_log(header, "options", "\"options\" is an object of option values");
-    for (const auto& [name, value] : options.items()) {
-      if (value.is_boolean()) {
-        config.options[name] = value.get<bool>() ? "true" : "false";
-      } else if (value.is_number_integer()) {
-        config.options[name] = std::to_string(value.get<std::int64_t>());
+    options.each_member([&](std::string_view option, LogValue value) {
+      const std::string name(option);
+      if (value.is_bool()) {
+        config.options[name] = value.boolean() ? "true" : "false";
+      } else if (value.is_integer()) {
+        config.options[name] = std::to_string(value.integer());
       } else if (value.is_string()) {
-        config.options[name] = value.get<std::string>();
+        config.options[name] = value.text();
       } else {
         bad_log(header, "options", fmt::format("option '{}': a value is a number, true/false or a name, not {}", name, value.dump()));
       }
-    }
+    });
   }
   for (const auto& [name, value] : options_.options) {
     const auto it = config.options.find(name);
@@ -500,16 +512,16 @@ bool Replayer::shuffle_result(const State& state, std::int32_t zone, std::vector
     bad_log(*event, "", fmt::format("the rules shuffle {} here ({}), but the log has a {} line: a log gives the result of every shuffle",
                                     zone_text(zone), where, event_name(event->type)));
   }
-  const std::int32_t logged = zone_of(*event, event->body.at("shuffle"), "shuffle");
+  const std::int32_t logged = zone_of(*event, event->value().at("shuffle"), "shuffle");
   if (logged != zone) {
     bad_log(*event, "shuffle", fmt::format("the rules shuffle {} here ({}), not {}", zone_text(zone), where, zone_text(logged)));
   }
-  const bool full = event->body.contains("cards");
-  if (!full && !event->body.contains("top")) {
+  const bool full = event->value().contains("cards");
+  if (!full && !event->value().contains("top")) {
     bad_log(*event, "", "a shuffle line gives the result as \"cards\" (all of them, bottom to top) or \"top\" (from the top down)");
   }
   const char* key = full ? "cards" : "top";
-  const std::vector<CardId> listed = cards_of(state, *event, event->body.at(key), key);
+  const std::vector<CardId> listed = cards_of(state, *event, event->value().at(key), key);
   for (const CardId c : listed) {
     if (state.card_zone[static_cast<std::size_t>(c)] != zone) {
       bad_log(*event, key, fmt::format("{} is not in {} but in {}", machine_.card_name(state, c), zone_text(zone),
@@ -543,7 +555,7 @@ void Replayer::dealt(const State& state, std::int32_t from, std::int32_t to, con
   // Deal lines may be left out; one that is given must describe the next deal between its zones.
   const LogEvent* event = reader_.peek();
   if (event == nullptr || event->type != EventType::kDeal) return;
-  const json& deal = event->body.at("deal");
+  LogValue deal = event->value().at("deal");
   const std::int32_t logged_from = zone_of(*event, field(*event, deal, "from", "the zone dealt from"), "from");
   const std::int32_t logged_to = zone_of(*event, field(*event, deal, "to", "the zone dealt to"), "to");
   if (logged_from != from || logged_to != to) return;
@@ -560,8 +572,8 @@ void Replayer::dealt(const State& state, std::int32_t from, std::int32_t to, con
 void Replayer::round_started(const State& state) {
   const LogEvent* event = reader_.peek();
   if (event == nullptr || event->type != EventType::kRound) return;
-  if (event->body.at("round") != state.rounds) {
-    bad_log(*event, "round", fmt::format("round {} starts here, not round {}", state.rounds, event->body.at("round").dump()));
+  if (!event->value().at("round").is(state.rounds)) {
+    bad_log(*event, "round", fmt::format("round {} starts here, not round {}", state.rounds, event->value().at("round").dump()));
   }
   reader_.advance();
 }
@@ -581,7 +593,7 @@ void Replayer::chose(const State& state, PlayerId player, std::int32_t rule, con
     record_step(0, player, choice, state.pc, true, state);
     return;
   }
-  const json& body = event->body.at(is_policy ? "policy" : "move");
+  LogValue body = event->value().at(is_policy ? "policy" : "move");
   const PlayerId logged_player = player_of(*event, field(*event, body, "player", "who decides"), "player");
   if (is_move && logged_player != player) {
     record_step(0, player, choice, state.pc, true, state);
@@ -613,7 +625,7 @@ void Replayer::chose(const State& state, PlayerId player, std::int32_t rule, con
 }
 
 void Replayer::check_move(State& state, const LogEvent& event) {
-  const json& body = event.body.at(event.type == EventType::kMove ? "move" : "policy");
+  LogValue body = event.value().at(event.type == EventType::kMove ? "move" : "policy");
   const Decision& decision = *state.decision;
   const std::int64_t step = result_.steps + 1;
   const PlayerId player = player_of(event, field(event, body, "player", "who moves"), "player");
@@ -656,8 +668,8 @@ void Replayer::finish_fault(const State& state) {
   const bool recorded = event != nullptr && event->type == EventType::kFault;
   std::string recorded_note;
   if (recorded) {
-    const json& body = event->body.at("fault");
-    const bool same = body.is_object() && body.contains("message") && body.at("message") == fault.message;
+    LogValue body = event->value().at("fault");
+    const bool same = body.is_object() && body.contains("message") && body.at("message").is(fault.message);
     recorded_note = same ? "the log records this fault" : fmt::format("the log records another fault: {}", body.dump());
   } else {
     recorded_note = "the log does not record this fault";
@@ -674,13 +686,13 @@ void Replayer::finish_fault(const State& state) {
 void Replayer::check_end(const State& state) {
   const LogEvent* event = reader_.peek();
   if (event != nullptr && event->type == EventType::kEnd) {
-    const json& end = event->body.at("end");
+    LogValue end = event->value().at("end");
     if (!end.is_object()) bad_log(*event, "end", "\"end\" is an object: winners, scores, rounds, moves");
     if (end.contains("winners")) {
-      const json& winners = end.at("winners");
+      LogValue winners = end.at("winners");
       if (!winners.is_array()) bad_log(*event, "winners", "\"winners\" is a list of players");
       std::vector<PlayerId> logged;
-      for (const json& w : winners) logged.push_back(player_of(*event, w, "winners"));
+      winners.each([&](LogValue w) { logged.push_back(player_of(*event, w, "winners")); });
       std::vector<PlayerId> actual = state.winners;
       std::sort(logged.begin(), logged.end());
       std::sort(actual.begin(), actual.end());
@@ -695,23 +707,26 @@ void Replayer::check_end(const State& state) {
       }
     }
     if (end.contains("scores")) {
-      const json& scores = end.at("scores");
+      LogValue scores = end.at("scores");
       if (!scores.is_object()) bad_log(*event, "scores", "\"scores\" is an object: score name to one number per seat");
       const auto values = machine_.scores(state);
-      for (const auto& [name, logged] : scores.items()) {
+      scores.each_member([&](std::string_view name, LogValue logged) {
         const auto it = std::find_if(ir_.scores.begin(), ir_.scores.end(), [&](const ScoreInfo& s) { return s.name == name; });
         if (it == ir_.scores.end()) bad_log(*event, "scores", fmt::format("no score '{}' in these rules", name));
         const auto& actual = values[static_cast<std::size_t>(it - ir_.scores.begin())];
-        if (logged != json(actual)) {
+        bool same = logged.is_array() && logged.size() == actual.size();
+        std::size_t p = 0;
+        if (same) logged.each([&](LogValue v) { same = same && v.is(actual[p++]); });
+        if (!same) {
           stop(ReplayOutcome::kIllegal, *event, "scores",
-               fmt::format("the log gives {} as {}; by the rules it is {}", name, logged.dump(), json(actual).dump()), {});
+               fmt::format("the log gives {} as {}; by the rules it is [{}]", name, logged.dump(), fmt::join(actual, ",")), {});
         }
-      }
+      });
     }
     for (const char* key : {"rounds", "moves"}) {
       if (!end.contains(key)) continue;
       const std::int64_t actual = std::string_view(key) == "rounds" ? state.rounds : state.moves;
-      if (end.at(key) != actual) {
+      if (!end.at(key).is(actual)) {
         stop(ReplayOutcome::kIllegal, *event, key,
              fmt::format("the log says the game ended after {} {}; by the rules it ends after {}", end.at(key).dump(), key, actual), {});
       }
@@ -730,6 +745,7 @@ void Replayer::run() {
     bad_log(LogEvent{EventType::kHeader, header_line_, {}}, "options", e.what());
   } catch (const LogEnded& ended) {
     result_.final_state = ended.state;
+    result_.waiting = ended.waiting;
     if (options_.partial) return;
     bad_log(LogEvent{EventType::kHeader, reader_.last_line(), {}}, "",
             fmt::format("the log ends before the game does: the rules need {}; a log of a game in progress needs --partial", ended.waiting));
@@ -739,6 +755,10 @@ void Replayer::run() {
       const LogEvent* event = reader_.peek();
       if (event == nullptr) {
         result_.final_state = state;
+        result_.waiting = waiting_text(state);
+        result_.waiting_player = who(state.decision->player);
+        result_.waiting_rule = state.decision->rule >= 0 ? ir_.labels[static_cast<std::size_t>(state.decision->rule)] : "";
+        for (const Value& v : state.decision->options) result_.waiting_legal.push_back(notation(state, v));
         if (options_.partial) return;
         bad_log(LogEvent{EventType::kHeader, reader_.last_line(), {}}, "",
                 fmt::format("the log ends before the game does: the rules wait for {}; a log of a game in progress needs --partial",
@@ -748,9 +768,9 @@ void Replayer::run() {
         case EventType::kMove:
         case EventType::kPolicy: check_move(state, *event); break;
         case EventType::kStopped: {
-          const json& body = event->body.at("stopped");
+          LogValue body = event->value().at("stopped");
           result_.stopped = body.is_object() && body.contains("reason") && body.at("reason").is_string()
-                                ? body.at("reason").get<std::string>()
+                                ? body.at("reason").text()
                                 : std::string("stopped");
           reader_.advance();
           result_.final_state = state;
@@ -773,6 +793,7 @@ void Replayer::run() {
     }
   } catch (const LogEnded& ended) {
     result_.final_state = ended.state;
+    result_.waiting = ended.waiting;
     if (options_.partial) return;
     bad_log(LogEvent{EventType::kHeader, reader_.last_line(), {}}, "",
             fmt::format("the log ends before the game does: the rules need {}; a log of a game in progress needs --partial", ended.waiting));

@@ -52,6 +52,12 @@ struct ReplayResult {
   std::optional<std::string> stopped;  // the log says the game was stopped from outside (why)
   std::vector<std::string> seat_names;  // per player identity: its name in the log, or `player 2`
   std::optional<State> final_state;     // where the replay stopped (absent if the game never started)
+  // A log that stops before the game ends (--partial): what the rules wait for next, and
+  // the legal choices when that is a move (log notation).
+  std::string waiting;
+  std::string waiting_player;
+  std::string waiting_rule;
+  std::vector<std::string> waiting_legal;
   std::vector<ReplayStep> trace;
 };
 
