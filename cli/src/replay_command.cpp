@@ -79,6 +79,15 @@ nlohmann::json result_json(const ri::Machine& machine, const std::string& path, 
   j["stopped"] = r.stopped ? nlohmann::json(*r.stopped) : nlohmann::json(nullptr);
   j["seats"] = r.seat_names;
   if (r.final_state) {
+    // Where every card is when the replay stops: all of it follows from the log.
+    nlohmann::json zones = nlohmann::json::object();
+    for (std::size_t z = 0; z < r.final_state->zones.size(); ++z) {
+      if (r.final_state->zones[z].empty()) continue;
+      nlohmann::json cards = nlohmann::json::array();
+      for (const ri::CardId c : r.final_state->zones[z]) cards.push_back(machine.card_name(*r.final_state, c));
+      zones[machine.zone_name(static_cast<std::int32_t>(z))] = cards;
+    }
+    j["zones"] = zones;
     j["rounds"] = r.final_state->rounds;
     j["moves"] = r.final_state->moves;
     if (r.ended) {

@@ -216,3 +216,94 @@ TEST_CASE("cli: play stops with exit 2 when input ends", "[cli][play]") {
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("input ended") != std::string::npos);
 }
+
+TEST_CASE("cli: replay accepts the hand-written example logs and prints winners and scores", "[cli][replay]") {
+  const auto m = run_rulebook("replay " + quoted(source_path("rulesets/molestation-game.rules")) + " " +
+                              quoted(source_path("rulesets/examples/molestation-table-game.jsonl")));
+  INFO(m.err);
+  CHECK(m.exit_code == 0);
+  CHECK(m.out.find("the game ended in round 3") != std::string::npos);
+  CHECK(m.out.find("winners: Bob") != std::string::npos);
+  CHECK(m.out.find("trauma: Ann = 7, Bob = 3") != std::string::npos);
+  const auto c = run_rulebook("replay " + quoted(source_path("rulesets/clusterfk.rules")) + " " +
+                              quoted(source_path("rulesets/examples/clusterfk-table-game.jsonl")));
+  INFO(c.err);
+  CHECK(c.exit_code == 0);
+  CHECK(c.out.find("ok: 39 steps, the game ended in round 2") != std::string::npos);
+  CHECK(c.out.find("winners: Ann, Bob, Cy") != std::string::npos);
+}
+
+TEST_CASE("cli: replay --trace lists each step with its player, choice, rule and source line", "[cli][replay]") {
+  const auto r = run_rulebook("replay --trace " + quoted(source_path("rulesets/clusterfk.rules")) + " " +
+                              quoted(source_path("rulesets/examples/clusterfk-table-game.jsonl")));
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("step    1  line 12    Ann      pass ") != std::string::npos);
+  CHECK(r.out.find("step    3  line 14    Ann      Cy ") != std::string::npos);
+  CHECK(r.out.find("pass_or_slam") != std::string::npos);
+  CHECK(r.out.find("clusterfk.rules:") != std::string::npos);
+}
+
+TEST_CASE("cli: replay exits 1 on an illegal move, 2 on a bad log, and --format json says which", "[cli][replay]") {
+  const std::string folder = rulebook::test::temp_folder();
+  std::string log = rulebook::test::read_text(source_path("rulesets/examples/clusterfk-table-game.jsonl"));
+  const std::string legal_pass = R"("player": "Ann", "rule": "pass_note", "choice": "note3")";
+  REQUIRE(log.find(legal_pass) != std::string::npos);
+  std::string illegal = log;
+  illegal.replace(illegal.find(legal_pass), legal_pass.size(), R"("player": "Ann", "rule": "pass_note", "choice": "note33")");
+  rulebook::test::write_text(folder + "/illegal.jsonl", illegal);
+  const std::string rules = quoted(source_path("rulesets/clusterfk.rules"));
+  const auto r = run_rulebook("replay " + rules + " " + quoted(folder + "/illegal.jsonl"));
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("illegal.jsonl:13:") != std::string::npos);
+  CHECK(r.err.find("step 2: Ann may not choose note33 in rule 'pass_note'") != std::string::npos);
+  CHECK(r.err.find("note33 is in hand(Bob)") != std::string::npos);
+  CHECK(r.err.find("legal here for Ann: note3, note9, note17, note28") != std::string::npos);
+
+  rulebook::test::write_text(folder + "/bad.jsonl", log.substr(0, log.size() / 2));
+  const auto b = run_rulebook("replay --format json " + rules + " " + quoted(folder + "/bad.jsonl") + " " +
+                              quoted(folder + "/illegal.jsonl"));
+  CHECK(b.exit_code == 2);
+  const auto j = nlohmann::json::parse(b.out);
+  REQUIRE(j["logs"].size() == 2);
+  CHECK(j["logs"][0]["result"] == "bad-log");
+  CHECK(j["logs"][1]["result"] == "illegal");
+  CHECK(j["logs"][1]["steps"] == 1);
+  CHECK(j["logs"][1]["diagnostics"][0]["line"] == 13);
+
+  const auto missing = run_rulebook("replay " + rules + " " + quoted(folder + "/no-such.jsonl"));
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.err.find("cannot read the log") != std::string::npos);
+}
+
+TEST_CASE("cli: replay --partial checks a game in progress and says what comes next", "[cli][replay]") {
+  const std::string folder = rulebook::test::temp_folder();
+  const std::string log = rulebook::test::read_text(source_path("rulesets/examples/clusterfk-table-game.jsonl"));
+  const std::size_t cut = log.find("{\"move\": {\"player\": \"Bob\", \"rule\": \"pass_or_slam\"");
+  REQUIRE(cut != std::string::npos);
+  rulebook::test::write_text(folder + "/part.jsonl", log.substr(0, cut));
+  const std::string args = quoted(source_path("rulesets/clusterfk.rules")) + " " + quoted(folder + "/part.jsonl");
+  const auto whole = run_rulebook("replay " + args);
+  CHECK(whole.exit_code == 2);
+  CHECK(whole.err.find("the log ends before the game does") != std::string::npos);
+  const auto partial = run_rulebook("replay --partial " + args);
+  CHECK(partial.exit_code == 0);
+  CHECK(partial.out.find("the game is still in progress") != std::string::npos);
+  CHECK(partial.out.find("next: Bob to choose in rule 'pass_or_slam'") != std::string::npos);
+}
+
+TEST_CASE("cli: replay warns about a log written for other rules, and --strict refuses it", "[cli][replay]") {
+  const std::string folder = rulebook::test::temp_folder();
+  const std::string logs = folder + "/logs";
+  const std::string rules = quoted(source_path("rulesets/clusterfk.rules"));
+  REQUIRE(run_rulebook("simulate " + rules + " --games 1 --seed 3 --logs " + quoted(logs)).exit_code == 0);
+  std::string log = rulebook::test::read_text(logs + "/game-000000.jsonl");
+  const std::size_t hash = log.find("\"hash\":\"");
+  REQUIRE(hash != std::string::npos);
+  log.replace(hash + 8, 16, "0123456789abcdef");
+  rulebook::test::write_text(folder + "/old.jsonl", log);
+  const auto warned = run_rulebook("replay " + rules + " " + quoted(folder + "/old.jsonl"));
+  CHECK(warned.exit_code == 0);
+  CHECK(warned.err.find("warning: the log was written for other rule files") != std::string::npos);
+  const auto strict = run_rulebook("replay --strict " + rules + " " + quoted(folder + "/old.jsonl"));
+  CHECK(strict.exit_code == 2);
+}
