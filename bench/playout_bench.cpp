@@ -1,10 +1,13 @@
-// Interpreter speed: whole random games per ruleset (start, views, legal moves, apply).
+// Interpreter speed: whole random games per ruleset (start, views, legal moves, apply), and
+// replaying the logs of the same games (reading the log, checking every step).
 #include <benchmark/benchmark.h>
 
 #include <string>
 
 #include "rulebook/grammar/load.hpp"
+#include "rulebook/interpreter/log.hpp"
 #include "rulebook/interpreter/lower.hpp"
+#include "rulebook/interpreter/replay.hpp"
 #include "rulebook/interpreter/simulate.hpp"
 
 namespace g = rulebook::grammar;
@@ -12,12 +15,19 @@ namespace ri = rulebook::interpreter;
 
 namespace {
 
-ri::Machine load(const char* relative) {
-  g::SourceManager sources;
+// Both benchmarks cycle through the same games.
+constexpr std::uint64_t kGames = 100;
+
+ri::Machine load(const char* relative, g::SourceManager& sources) {
   g::Diagnostics diagnostics;
   const auto result = g::load_ruleset(std::string(RULEBOOK_SOURCE_DIR) + "/" + relative, sources, diagnostics);
   if (result.status != g::LoadStatus::kOk) throw std::runtime_error("cannot load ruleset");
   return ri::Machine(ri::lower(*result.program, sources));
+}
+
+ri::Machine load(const char* relative) {
+  g::SourceManager sources;
+  return load(relative, sources);
 }
 
 void random_game(benchmark::State& state, const char* relative, std::int64_t players) {
@@ -27,7 +37,7 @@ void random_game(benchmark::State& state, const char* relative, std::int64_t pla
   std::uint64_t seed = 0;
   std::int64_t moves = 0;
   for (auto _ : state) {
-    config.seed = ++seed;
+    config.seed = 1 + seed++ % kGames;
     const ri::GameResult result = ri::play_random_game(machine, config, 1'000'000);
     moves += result.moves;
     benchmark::DoNotOptimize(result);
@@ -35,8 +45,36 @@ void random_game(benchmark::State& state, const char* relative, std::int64_t pla
   state.counters["moves/s"] = benchmark::Counter(static_cast<double>(moves), benchmark::Counter::kIsRate);
 }
 
+void replay_game(benchmark::State& state, const char* relative, std::int64_t players) {
+  g::SourceManager rule_sources;
+  const ri::Machine machine = load(relative, rule_sources);
+  // The logs of the games random_game plays, each added to its own copy of the sources.
+  std::vector<g::SourceManager> sources(kGames, rule_sources);
+  std::vector<g::FileId> logs;
+  for (std::uint64_t i = 0; i < kGames; ++i) {
+    ri::GameConfig config;
+    config.players = players;
+    config.seed = 1 + i;
+    ri::LogWriter writer(machine, config);
+    (void)ri::play_random_game(machine, config, 1'000'000, &writer);
+    logs.push_back(sources[i].add("game.jsonl", writer.text()));
+  }
+  std::uint64_t game = 0;
+  std::int64_t moves = 0;
+  for (auto _ : state) {
+    const std::uint64_t i = game++ % kGames;
+    const ri::ReplayResult result = ri::replay(machine, sources[i], logs[i], {});
+    if (result.outcome != ri::ReplayOutcome::kOk) state.SkipWithError("a log did not replay");
+    moves += result.steps;
+    benchmark::DoNotOptimize(result);
+  }
+  state.counters["moves/s"] = benchmark::Counter(static_cast<double>(moves), benchmark::Counter::kIsRate);
+}
+
 }  // namespace
 
+BENCHMARK_CAPTURE(replay_game, molestation_4p, "rulesets/molestation-game.rules", 4)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(replay_game, clusterfk_4p, "rulesets/clusterfk.rules", 4)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(random_game, molestation_4p, "rulesets/molestation-game.rules", 4)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(random_game, molestation_2p, "rulesets/molestation-game.rules", 2)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(random_game, clusterfk_4p, "rulesets/clusterfk.rules", 4)->Unit(benchmark::kMillisecond);

@@ -70,7 +70,17 @@ LogEvent LogReader::parse(const LogLine& line, bool header) {
   const std::string_view content = text_.substr(line.begin, line.end - line.begin);
   LogEvent event;
   event.line = line;
-  if (const auto error = parser_.parse(content.data(), content.size()).get(event.body); error != simdjson::SUCCESS) {
+  // simdjson reads up to SIMDJSON_PADDING bytes past the end of its input (and ignores them).
+  // Inside the log the next lines are there to be read; only a line near the end of the text
+  // is copied into a padded buffer.
+  const char* input = content.data();
+  if (line.begin + content.size() + simdjson::SIMDJSON_PADDING > text_.size()) {
+    padded_.assign(content);
+    padded_.resize(content.size() + simdjson::SIMDJSON_PADDING, ' ');
+    input = padded_.data();
+  }
+  if (const auto error = parser_.parse(input, content.size(), /*realloc_if_needed=*/false).get(event.body);
+      error != simdjson::SUCCESS) {
     const bool cut_off = line.end == text_.size() && (text_.empty() || text_.back() != '\n');
     if (cut_off) {
       throw LogError(line, "", fmt::format("the last line is cut off: the log is truncated ({})", simdjson::error_message(error)));

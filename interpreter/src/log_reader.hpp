@@ -133,6 +133,7 @@ class LogReader {
   LogLine last_;
   std::optional<LogEvent> current_;
   simdjson::dom::parser parser_;
+  std::string padded_;  // a copy of a line near the end of the text, with room to read past it
 };
 
 }  // namespace rulebook::interpreter::detail

@@ -599,11 +599,10 @@ void Replayer::chose(const State& state, PlayerId player, std::int32_t rule, con
     record_step(0, player, choice, state.pc, true, state);
     return;
   }
-  const std::string where = machine_.where(ir_.code[static_cast<std::size_t>(state.pc)].span);
   if (logged_player != player) {
     stop(ReplayOutcome::kIllegal, *event, "player",
          fmt::format("step {}: the rules make an automated decision for {} here ({}), not for {}", result_.steps + 1,
-                     who(player), where, who(logged_player)),
+                     who(player), machine_.where(ir_.code[static_cast<std::size_t>(state.pc)].span), who(logged_player)),
          {rule_note(state.pc, "the decision is made here")});
   }
   const std::int32_t logged_rule = rule_of(*event, body);
