@@ -771,11 +771,12 @@ void Replayer::run() {
           result_.stopped = body.is_object() && body.contains("reason") && body.at("reason").is_string()
                                 ? body.at("reason").text()
                                 : std::string("stopped");
+          const std::uint32_t stopped_line = event->line.number;  // `event` is gone after advance()
           reader_.advance();
           result_.final_state = state;
           if (const LogEvent* after = reader_.peek()) {
             bad_log(*after, "", fmt::format("a {} line after the log says the game was stopped (line {})", event_name(after->type),
-                                            event->line.number));
+                                            stopped_line));
           }
           return;
         }

@@ -455,3 +455,16 @@ TEST_CASE("replay: seats by name, partial shuffles, comments and optional lines 
   REQUIRE(cut.result.outcome == ri::ReplayOutcome::kBadLog);
   CHECK_THAT(cut.error()->message, Catch::Contains("do not give this deal"));
 }
+
+TEST_CASE("replay: a log stopped from outside (a simulation's move cap) replays up to the stop", "[replay]") {
+  Sample s = sample();
+  std::vector<std::string> lines(s.lines.begin(), s.lines.begin() + static_cast<std::ptrdiff_t>(first_line(s.lines, "move") + 5));
+  lines.push_back(R"({"stopped":{"max_moves":5,"moves":5,"reason":"move cap","rounds":1}})");
+  const Replayed r = replay_text(*s.rules, join_lines(lines));
+  INFO(r.rendered);
+  REQUIRE(r.result.outcome == ri::ReplayOutcome::kOk);
+  CHECK_FALSE(r.result.ended);
+  CHECK(r.result.stopped == std::optional<std::string>("move cap"));
+  lines.push_back(lines[first_line(lines, "move")]);
+  require_bad(s, lines, lines.size(), fmt::format("after the log says the game was stopped (line {})", lines.size() - 1));
+}
