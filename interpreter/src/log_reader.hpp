@@ -49,6 +49,12 @@ class LogValue {
   [[nodiscard]] bool contains(std::string_view key) const {
     return e_.is_object() && e_[key].error() == simdjson::SUCCESS;
   }
+  // The member `key`, if the value is an object that has it (one lookup).
+  [[nodiscard]] std::optional<LogValue> find(std::string_view key) const {
+    simdjson::dom::element member;
+    if (e_[key].get(member) != simdjson::SUCCESS) return std::nullopt;
+    return LogValue(member);
+  }
   // The member `key`; only after contains(key).
   [[nodiscard]] LogValue at(std::string_view key) const {
     simdjson::dom::element member;

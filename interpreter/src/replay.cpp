@@ -118,6 +118,7 @@ class Replayer : public EventSink {
   NameMap<PlayerId> player_by_name_;
   NameMap<std::int32_t> zone_by_name_;
   NameMap<CardId> card_by_name_;
+  NameMap<std::int32_t> label_by_name_;
 };
 
 // ---- diagnostics ---------------------------------------------------------------------
@@ -239,10 +240,9 @@ std::string Replayer::waiting_text(const State& state) const {
 // ---- log values ----------------------------------------------------------------------
 
 LogValue Replayer::field(const LogEvent& event, LogValue object, const char* key, const char* what) const {
-  if (!object.is_object() || !object.contains(key)) {
-    bad_log(event, "", fmt::format("a {} line needs \"{}\" ({})", event_name(event.type), key, what));
-  }
-  return object.at(key);
+  const std::optional<LogValue> value = object.find(key);
+  if (!value) bad_log(event, "", fmt::format("a {} line needs \"{}\" ({})", event_name(event.type), key, what));
+  return *value;
 }
 
 PlayerId Replayer::player_of(const LogEvent& event, LogValue j, const char* key) const {
@@ -359,12 +359,12 @@ Value Replayer::choice_of(const State& state, const LogEvent& event, LogValue j,
 }
 
 std::int32_t Replayer::rule_of(const LogEvent& event, LogValue j) const {
-  if (!j.contains("rule") || j.at("rule").is_null()) return -2;  // not given
-  LogValue rule = j.at("rule");
-  if (!rule.is_string()) bad_log(event, "rule", fmt::format("a rule is given by its label, not {}", rule.dump()));
-  const auto it = std::find(ir_.labels.begin(), ir_.labels.end(), rule.text());
-  if (it == ir_.labels.end()) bad_log(event, "rule", fmt::format("no rule labelled '{}' in these rules", rule.text()));
-  return static_cast<std::int32_t>(it - ir_.labels.begin());
+  const std::optional<LogValue> rule = j.find("rule");
+  if (!rule || rule->is_null()) return -2;  // not given
+  if (!rule->is_string()) bad_log(event, "rule", fmt::format("a rule is given by its label, not {}", rule->dump()));
+  const auto it = label_by_name_.find(rule->string());
+  if (it == label_by_name_.end()) bad_log(event, "rule", fmt::format("no rule labelled '{}' in these rules", rule->text()));
+  return it->second;
 }
 
 // ---- the header ----------------------------------------------------------------------
@@ -453,6 +453,7 @@ GameConfig Replayer::read_header() {
     named_ = true;
   }
   for (std::int32_t p = 0; p < seats_; ++p) player_by_name_.emplace(std::to_string(p), p);
+  for (std::size_t l = 0; l < ir_.labels.size(); ++l) label_by_name_.emplace(ir_.labels[l], static_cast<std::int32_t>(l));
   for (std::int32_t z = 0; z < ir_.zone_instances; ++z) {
     zone_by_name_[machine_.zone_name(z)] = z;
     zone_by_name_[zone_text(z)] = z;
@@ -559,8 +560,12 @@ void Replayer::dealt(const State& state, std::int32_t from, std::int32_t to, con
   const std::int32_t logged_from = zone_of(*event, field(*event, deal, "from", "the zone dealt from"), "from");
   const std::int32_t logged_to = zone_of(*event, field(*event, deal, "to", "the zone dealt to"), "to");
   if (logged_from != from || logged_to != to) return;
-  const std::vector<CardId> logged = cards_of(state, *event, field(*event, deal, "cards", "the cards dealt, in order"), "cards");
-  if (logged != cards) {
+  const LogValue logged_cards = field(*event, deal, "cards", "the cards dealt, in order");
+  bool same = logged_cards.is_array() && logged_cards.size() == cards.size();
+  std::size_t i = 0;
+  if (same) logged_cards.each([&](LogValue c) { same = same && card_of(state, *event, c, "cards") == cards[i++]; });
+  if (!same) {
+    const std::vector<CardId> logged = cards_of(state, *event, logged_cards, "cards");  // reports unknown or repeated cards
     bad_log(*event, "cards", fmt::format("the rules deal {} from {} to {} here ({}), not {}: the shuffles before do not give this deal",
                                          cards_text(state, cards), zone_text(from), zone_text(to),
                                          machine_.where(ir_.code[static_cast<std::size_t>(state.pc)].span),
