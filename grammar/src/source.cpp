@@ -45,16 +45,16 @@ std::optional<std::string> read_file(const std::string& path, std::string& error
     error = "cannot open file (permission denied?)";
     return std::nullopt;
   }
-  // Read in blocks straight into the string: logs run to hundreds of megabytes, and a
-  // stringstream copies them several times over.
-  std::string text;
-  constexpr std::size_t kBlock = 1 << 20;
-  for (;;) {
-    const std::size_t old_size = text.size();
-    text.resize(old_size + kBlock);
-    in.read(text.data() + old_size, static_cast<std::streamsize>(kBlock));
-    text.resize(old_size + static_cast<std::size_t>(in.gcount()));
-    if (!in) break;
+  // Read straight into a string of the file's size: logs run to hundreds of megabytes, and a
+  // stringstream copies them several times over. A file that grows meanwhile is read to its end.
+  std::string text(static_cast<std::size_t>(std::filesystem::file_size(path, ec)), '\0');
+  if (ec) text.clear();
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (in && in.peek() != std::char_traits<char>::eof()) {
+    constexpr std::size_t kBlock = 1 << 16;
+    char block[kBlock];
+    while (in.read(block, kBlock) || in.gcount() > 0) text.append(block, static_cast<std::size_t>(in.gcount()));
   }
   if (in.bad()) {
     error = "read error";

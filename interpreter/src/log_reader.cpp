@@ -35,10 +35,6 @@ const char* json_kind(simdjson::dom::element j) {
   return "an object";
 }
 
-bool has_key(simdjson::dom::element object, std::string_view key) {
-  return object[key].error() == simdjson::SUCCESS;
-}
-
 }  // namespace
 
 const char* event_name(EventType type) {
@@ -90,23 +86,33 @@ LogEvent LogReader::parse(const LogLine& line, bool header) {
   if (!event.body.is_object()) {
     throw LogError(line, "", fmt::format("each line of a log is a JSON object, not {}", json_kind(event.body)));
   }
-  if (has_key(event.body, "log")) {
+  // One pass over the line's keys: the header has "log", an event exactly one known key.
+  simdjson::dom::object members;
+  if (event.body.get(members) != simdjson::SUCCESS) throw LogError(line, "", "each line of a log is a JSON object");
+  bool is_header = false;
+  const char* kind = nullptr;
+  for (const simdjson::dom::key_value_pair member : members) {
+    if (member.key == "log") {
+      is_header = true;
+      continue;
+    }
+    for (const auto& [key, type] : kEventKeys) {
+      if (member.key != key) continue;
+      if (kind != nullptr) {
+        throw LogError(line, key, fmt::format("a line is one event, but this one has both '{}' and '{}'", kind, key));
+      }
+      kind = key;
+      event.type = type;
+    }
+  }
+  if (is_header) {
     event.type = EventType::kHeader;
     return event;
   }
   if (header) {
     throw LogError(line, "", "not a rulebook log: the first line must be the header {\"log\":\"rulebook\",\"version\":1,...}");
   }
-  int kinds = 0;
-  for (const auto& [key, type] : kEventKeys) {
-    if (!has_key(event.body, key)) continue;
-    if (++kinds > 1) {
-      throw LogError(line, key, fmt::format("a line is one event, but this one has both '{}' and '{}'",
-                                            event_name(event.type), key));
-    }
-    event.type = type;
-  }
-  if (kinds == 0) {
+  if (kind == nullptr) {
     throw LogError(line, "",
                    "unknown kind of line: expected one with a key round, shuffle, deal, move, policy, end, fault or stopped");
   }
