@@ -1,51 +1,90 @@
 #include "rulebook/interpreter/log.hpp"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 namespace rulebook::interpreter {
 
 namespace {
 
-nlohmann::json choice_to_json(const Machine& machine, const State& state, const Value& v) {
-  switch (v.kind) {
-    case Kind::kInt: return v.scalar;
-    case Kind::kBool: return v.scalar != 0;
-    case Kind::kPlayer: return v.scalar;
-    case Kind::kCard: return machine.card_name(state, static_cast<CardId>(v.scalar));
-    case Kind::kEnum: return machine.value_text(state, v);
-    case Kind::kSet: {
-      nlohmann::json items = nlohmann::json::array();
-      for (const std::int64_t x : v.items) {
-        Value e;
-        e.kind = v.element;
-        e.enum_id = v.enum_id;
-        e.scalar = x;
-        if (v.element == Kind::kPlayerSet) {
-          nlohmann::json inner = nlohmann::json::array();
-          for (std::int64_t p = 0; p < 64; ++p) {
-            if ((static_cast<std::uint64_t>(x) >> p) & 1U) inner.push_back(p);
-          }
-          items.push_back(inner);
+// Event lines are written as text directly: one per move, and building a JSON tree for each
+// made `simulate --logs` three times slower than the games. The output is the same compact,
+// key-sorted JSON nlohmann writes (the header and the end lines still go through it).
+void append_string(std::string& out, std::string_view text) {
+  out += '"';
+  for (const char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
         } else {
-          items.push_back(choice_to_json(machine, state, e));
+          out += c;
+        }
+    }
+  }
+  out += '"';
+}
+
+void append_choice(std::string& out, const Machine& machine, const State& state, const Value& v) {
+  switch (v.kind) {
+    case Kind::kInt:
+    case Kind::kPlayer: out += std::to_string(v.scalar); return;
+    case Kind::kBool: out += v.scalar != 0 ? "true" : "false"; return;
+    case Kind::kCard: append_string(out, machine.card_name(state, static_cast<CardId>(v.scalar))); return;
+    case Kind::kEnum: append_string(out, machine.value_text(state, v)); return;
+    case Kind::kSet: {
+      out += '[';
+      bool first = true;
+      for (const std::int64_t x : v.items) {
+        if (!first) out += ',';
+        first = false;
+        if (v.element == Kind::kPlayerSet) {
+          out += '[';
+          bool first_player = true;
+          for (std::int64_t p = 0; p < 64; ++p) {
+            if (((static_cast<std::uint64_t>(x) >> p) & 1U) == 0) continue;
+            if (!first_player) out += ',';
+            first_player = false;
+            out += std::to_string(p);
+          }
+          out += ']';
+        } else {
+          Value e;
+          e.kind = v.element;
+          e.enum_id = v.enum_id;
+          e.scalar = x;
+          append_choice(out, machine, state, e);
         }
       }
-      return items;
+      out += ']';
+      return;
     }
-    default: return nullptr;
+    default: out += "null"; return;
   }
 }
 
-nlohmann::json card_names(const Machine& machine, const State& state, const std::vector<CardId>& cards) {
-  nlohmann::json names = nlohmann::json::array();
-  for (const CardId c : cards) names.push_back(machine.card_name(state, c));
-  return names;
+void append_cards(std::string& out, const Machine& machine, const State& state, const std::vector<CardId>& cards) {
+  out += '[';
+  for (std::size_t i = 0; i < cards.size(); ++i) {
+    if (i != 0) out += ',';
+    append_string(out, machine.card_name(state, cards[i]));
+  }
+  out += ']';
 }
 
 }  // namespace
 
 std::string choice_json(const Machine& machine, const State& state, const Value& choice) {
-  return choice_to_json(machine, state, choice).dump();
+  std::string out;
+  append_choice(out, machine, state, choice);
+  return out;
 }
 
 void LogWriter::header(const State& initial) {
@@ -64,7 +103,7 @@ void LogWriter::header(const State& initial) {
   header["automated"] = automated;
   nlohmann::json options = nlohmann::json::object();
   for (std::size_t i = 0; i < ir.options.size(); ++i) {
-    options[ir.options[i].name] = choice_to_json(machine, initial, initial.options[i]);
+    options[ir.options[i].name] = nlohmann::json::parse(choice_json(machine, initial, initial.options[i]));
   }
   header["options"] = options;
   header["seed"] = std::to_string(config_.seed);
@@ -72,40 +111,56 @@ void LogWriter::header(const State& initial) {
   text_ += '\n';
 }
 
-void LogWriter::line(const State& state, const std::string& json) {
+void LogWriter::begin_line(const State& state) {
   if (text_.empty()) header(state);
+}
+
+void LogWriter::line(const State& state, const std::string& json) {
+  begin_line(state);
   text_ += json;
   text_ += '\n';
 }
 
 void LogWriter::shuffled(const State& state, std::int32_t zone_instance) {
-  nlohmann::json j;
-  j["shuffle"] = machine_.zone_name(zone_instance);
-  j["cards"] = card_names(machine_, state, state.zones[static_cast<std::size_t>(zone_instance)]);
-  line(state, j.dump());
+  begin_line(state);
+  text_ += "{\"cards\":";
+  append_cards(text_, machine_, state, state.zones[static_cast<std::size_t>(zone_instance)]);
+  text_ += ",\"shuffle\":";
+  append_string(text_, machine_.zone_name(zone_instance));
+  text_ += "}\n";
 }
 
 void LogWriter::dealt(const State& state, std::int32_t from, std::int32_t to, const std::vector<CardId>& cards) {
-  nlohmann::json j;
-  j["deal"] = {{"from", machine_.zone_name(from)}, {"to", machine_.zone_name(to)},
-               {"cards", card_names(machine_, state, cards)}};
-  line(state, j.dump());
+  begin_line(state);
+  text_ += "{\"deal\":{\"cards\":";
+  append_cards(text_, machine_, state, cards);
+  text_ += ",\"from\":";
+  append_string(text_, machine_.zone_name(from));
+  text_ += ",\"to\":";
+  append_string(text_, machine_.zone_name(to));
+  text_ += "}}\n";
 }
 
 void LogWriter::chose(const State& state, PlayerId player, std::int32_t rule, const Value& choice, bool by_policy) {
-  nlohmann::json move;
-  move["player"] = player;
-  move["rule"] = rule >= 0 ? nlohmann::json(machine_.ir().labels[static_cast<std::size_t>(rule)]) : nlohmann::json(nullptr);
-  move["choice"] = choice_to_json(machine_, state, choice);
-  nlohmann::json j;
-  j[by_policy ? "policy" : "move"] = move;
-  line(state, j.dump());
+  begin_line(state);
+  text_ += by_policy ? "{\"policy\":{\"choice\":" : "{\"move\":{\"choice\":";
+  append_choice(text_, machine_, state, choice);
+  text_ += ",\"player\":";
+  text_ += std::to_string(player);
+  text_ += ",\"rule\":";
+  if (rule >= 0) {
+    append_string(text_, machine_.ir().labels[static_cast<std::size_t>(rule)]);
+  } else {
+    text_ += "null";
+  }
+  text_ += "}}\n";
 }
 
 void LogWriter::round_started(const State& state) {
-  nlohmann::json j;
-  j["round"] = state.rounds;
-  line(state, j.dump());
+  begin_line(state);
+  text_ += "{\"round\":";
+  text_ += std::to_string(state.rounds);
+  text_ += "}\n";
 }
 
 void LogWriter::ended(const State& state) {

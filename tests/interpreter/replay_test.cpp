@@ -468,3 +468,19 @@ TEST_CASE("replay: a log stopped from outside (a simulation's move cap) replays 
   lines.push_back(lines[first_line(lines, "move")]);
   require_bad(s, lines, lines.size(), fmt::format("after the log says the game was stopped (line {})", lines.size() - 1));
 }
+
+TEST_CASE("logs: every line is compact JSON with sorted keys, as docs/log-format.md says", "[replay]") {
+  for (const auto& [ruleset, players] : {std::pair<std::string, std::int64_t>{"rulesets/clusterfk.rules", 6},
+                                         std::pair<std::string, std::int64_t>{"rulesets/molestation-game.rules", 2}}) {
+    const auto rules = load(ruleset);
+    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+      ri::GameConfig config;
+      config.players = players;
+      config.seed = seed;
+      config.options = ruleset == "rulesets/clusterfk.rules" ? std::map<std::string, std::string>{{"ogling", "true"}, {"chlamydia", "true"}}
+                                                              : std::map<std::string, std::string>{};
+      const RecordedGame game = record_game(*rules->machine, config);
+      for (const std::string& line : lines_of(game.log)) REQUIRE(json::parse(line).dump() == line);
+    }
+  }
+}

@@ -26,6 +26,7 @@ class LogWriter : public EventSink {
   [[nodiscard]] const std::string& text() const { return text_; }
 
  private:
+  void begin_line(const State& state);  // writes the header before the first event
   void line(const State& state, const std::string& json);
   void header(const State& state);
   const Machine& machine_;
