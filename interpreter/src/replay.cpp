@@ -791,9 +791,13 @@ void Replayer::run() {
                fmt::format("the log says the game {} here, but the rules wait for {}",
                            event->type == EventType::kEnd ? "ended" : "stopped with a rule fault", waiting_text(state)),
                {rule_note(state.decision->instr, "the choice is asked here"), legal_note(state)});
+        case EventType::kDeal:
+          bad_log(*event, "", fmt::format("this deal matches no deal the rules make before this point: they wait for {}",
+                                          waiting_text(state)));
+        case EventType::kShuffle:
+          bad_log(*event, "", fmt::format("the rules do not shuffle here: they wait for {}", waiting_text(state)));
         default:
-          bad_log(*event, "", fmt::format("the log has a {} line here, but the rules do not {} here: they wait for {}",
-                                          event_name(event->type), event_name(event->type), waiting_text(state)));
+          bad_log(*event, "", fmt::format("no round starts here: the rules wait for {}", waiting_text(state)));
       }
     }
   } catch (const LogEnded& ended) {

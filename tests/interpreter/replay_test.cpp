@@ -484,3 +484,18 @@ TEST_CASE("logs: every line is compact JSON with sorted keys, as docs/log-format
     }
   }
 }
+
+TEST_CASE("replay bad log: a deal to the wrong hand, and a round with the wrong number", "[replay]") {
+  Sample s = sample();
+  auto lines = s.lines;
+  const std::size_t i = first_line(lines, "deal");
+  json deal = json::parse(lines[i]);
+  REQUIRE(deal["deal"]["to"] == "hand(0)");
+  deal["deal"]["to"] = "discard";  // the rules never deal there
+  lines[i] = deal.dump();
+  require_bad(s, lines, i + 1, "matches no deal the rules make");
+  lines = s.lines;
+  const std::size_t r = first_line(lines, "round");
+  lines[r] = R"({"round":5})";
+  require_bad(s, lines, r + 1, "round 1 starts here, not round 5");
+}
