@@ -2,6 +2,8 @@
 // Problems go to stderr as diagnostics that quote the log line and the rule line; the
 // result of each log goes to stdout (text, or one JSON object with --format json).
 #include <algorithm>
+#include <iostream>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -152,7 +154,12 @@ int run_replay(const ReplayCommandOptions& options) {
   nlohmann::json out = {{"ruleset", machine->ir().title}, {"logs", nlohmann::json::array()}};
   for (const std::string& path : options.logs) {
     std::string error;
-    std::optional<std::string> text = grammar::read_file(path, error);
+    std::optional<std::string> text;
+    if (path == "-") {
+      text = std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    } else {
+      text = grammar::read_file(path, error);
+    }
     if (!text) {
       fmt::print(stderr, "error: cannot read the log '{}': {}\n", path, error);
       exit_code = std::max(exit_code, kExitBadInput);
@@ -183,7 +190,7 @@ void add_replay_command(CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand(
       "replay", "Check game logs against a ruleset, step by step (exit 1: an illegal step or a rule fault; 2: a bad log)");
   cmd->add_option("file", options->file, "Rule file (a game or a variant)")->required();
-  cmd->add_option("logs", options->logs, "Game logs (JSON Lines; see docs/log-format.md)")->required();
+  cmd->add_option("logs", options->logs, "Game logs (JSON Lines; see docs/log-format.md); - reads standard input")->required();
   cmd->add_option("--option", options->option_specs, "Set a ruleset option, overriding the log's header")
       ->type_name("NAME=VALUE");
   cmd->add_flag("--trace", options->trace, "Print every step: player, choice, rule and its source line");

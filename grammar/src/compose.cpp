@@ -10,7 +10,7 @@
 #include "rulebook/grammar/check.hpp"
 #include "rulebook/grammar/load.hpp"
 #include "rulebook/grammar/parse.hpp"
-#include "suggest.hpp"
+#include "rulebook/grammar/suggest.hpp"
 
 namespace rulebook::grammar {
 

@@ -1,4 +1,4 @@
-#include "suggest.hpp"
+#include "rulebook/grammar/suggest.hpp"
 
 #include <algorithm>
 #include <vector>

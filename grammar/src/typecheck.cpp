@@ -6,7 +6,7 @@
 
 #include "checker.hpp"
 #include "rulebook/grammar/spelling.hpp"
-#include "suggest.hpp"
+#include "rulebook/grammar/suggest.hpp"
 
 namespace rulebook::grammar {
 

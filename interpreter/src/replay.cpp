@@ -6,11 +6,13 @@
 
 #include <algorithm>
 #include <charconv>
+#include <type_traits>
 #include <unordered_map>
 
 #include <fmt/format.h>
 
 #include "log_reader.hpp"
+#include "rulebook/grammar/suggest.hpp"
 #include "rulebook/interpreter/log.hpp"
 
 namespace rulebook::interpreter {
@@ -36,6 +38,22 @@ struct LogEnded {
 };
 
 constexpr std::size_t kMaxListedMoves = 24;
+
+// " (did you mean 'QS'?)" when a name in `names` (a list, or a map by name) is close to
+// `name`, else "".
+template <class Names>
+std::string did_you_mean(std::string_view name, const Names& names) {
+  grammar::ClosestName closest(name);
+  for (const auto& candidate : names) {
+    if constexpr (std::is_convertible_v<decltype(candidate), std::string_view>) {
+      closest.consider(candidate);
+    } else {
+      closest.consider(candidate.first);
+    }
+  }
+  return closest.best().empty() ? std::string() : fmt::format(" (did you mean '{}'?)", closest.best());
+}
+
 
 // Maps by name that can be searched with a string_view from the log (no allocation per line).
 struct NameHash {
@@ -277,7 +295,7 @@ std::int32_t Replayer::zone_of(const LogEvent& event, LogValue j, const char* ke
                                          [&](const ZoneInfo& z) { return z.name == base && z.per_player; });
     if (zone_exists) bad_log(event, key, fmt::format("zone '{}': unknown seat '{}' (seats: {})", name, seat, fmt::join(names_, ", ")));
   }
-  bad_log(event, key, fmt::format("no zone '{}' in these rules", name));
+  bad_log(event, key, fmt::format("no zone '{}' in these rules{}", name, did_you_mean(name, zone_by_name_)));
 }
 
 CardId Replayer::card_of(const State& state, const LogEvent& event, LogValue j, const char* key) {
@@ -287,7 +305,7 @@ CardId Replayer::card_of(const State& state, const LogEvent& event, LogValue j, 
   if (!j.is_string()) bad_log(event, key, fmt::format("a card is a name such as \"7H\", not {}", j.dump()));
   const auto it = card_by_name_.find(j.string());
   if (it == card_by_name_.end()) {
-    bad_log(event, key, fmt::format("no card '{}' in this game (cards are named like {})", j.text(),
+    bad_log(event, key, fmt::format("no card '{}' in this game{} (cards are named like {})", j.text(), did_you_mean(j.string(), card_by_name_),
                                     machine_.card_name(state, 0)));
   }
   return it->second;
@@ -363,7 +381,9 @@ std::int32_t Replayer::rule_of(const LogEvent& event, LogValue j) const {
   if (!rule || rule->is_null()) return -2;  // not given
   if (!rule->is_string()) bad_log(event, "rule", fmt::format("a rule is given by its label, not {}", rule->dump()));
   const auto it = label_by_name_.find(rule->string());
-  if (it == label_by_name_.end()) bad_log(event, "rule", fmt::format("no rule labelled '{}' in these rules", rule->text()));
+  if (it == label_by_name_.end()) {
+    bad_log(event, "rule", fmt::format("no rule labelled '{}' in these rules{}", rule->text(), did_you_mean(rule->string(), ir_.labels)));
+  }
   return it->second;
 }
 

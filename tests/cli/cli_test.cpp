@@ -233,6 +233,13 @@ TEST_CASE("cli: replay accepts the hand-written example logs and prints winners 
   CHECK(c.out.find("winners: Ann, Bob, Cy") != std::string::npos);
 }
 
+TEST_CASE("cli: replay reads a log from standard input with -", "[cli][replay]") {
+  const std::string log = rulebook::test::read_text(source_path("rulesets/examples/clusterfk-table-game.jsonl"));
+  const auto r = run_rulebook("replay " + quoted(source_path("rulesets/clusterfk.rules")) + " -", log);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("-: ok: 39 steps") != std::string::npos);
+}
+
 TEST_CASE("cli: replay --trace lists each step with its player, choice, rule and source line", "[cli][replay]") {
   const auto r = run_rulebook("replay --trace " + quoted(source_path("rulesets/clusterfk.rules")) + " " +
                               quoted(source_path("rulesets/examples/clusterfk-table-game.jsonl")));

@@ -499,3 +499,14 @@ TEST_CASE("replay bad log: a deal to the wrong hand, and a round with the wrong 
   lines[r] = R"({"round":5})";
   require_bad(s, lines, r + 1, "round 1 starts here, not round 5");
 }
+
+TEST_CASE("replay bad log: a misspelt rule label gets a suggestion", "[replay]") {
+  Sample s = sample();
+  auto lines = s.lines;
+  const std::size_t i = first_line(lines, "move");
+  json move = json::parse(lines[i]);
+  REQUIRE(move["move"]["rule"] == "pass_or_slam");
+  move["move"]["rule"] = "pass_or_slap";
+  lines[i] = move.dump();
+  require_bad(s, lines, i + 1, "no rule labelled 'pass_or_slap' in these rules (did you mean 'pass_or_slam'?)");
+}
