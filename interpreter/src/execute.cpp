@@ -119,16 +119,12 @@ void Executor::step() {
     case OpCode::kShuffle: {
       const std::int32_t zone = zone_instance(eval(in.a), in.span);
       auto& cards = s_.zones[static_cast<std::size_t>(zone)];
-      // A result from outside (a replayed log, then a scenario's script) comes before the RNG.
+      // A result from outside (a replayed log, a scenario's deal) instead of the RNG.
       std::vector<CardId> order;
       bool given = false;
       if (sink_ != nullptr) {
         order = cards;
         given = sink_->shuffle_result(s_, zone, order);
-      }
-      if (!given && s_.next_scripted < s_.scripted_shuffles.size()) {
-        order = s_.scripted_shuffles[s_.next_scripted++];
-        given = true;
       }
       if (given) {
         std::vector<CardId> a = order, b = cards;

@@ -128,15 +128,6 @@ State Machine::start(const GameConfig& config, EventSink* sink) const {
   } catch (const FaultSignal& f) {
     throw ConfigError(f.message);
   }
-  for (const std::vector<std::string>& order : config.scripted_shuffles) {
-    std::vector<CardId> ids;
-    for (const std::string& name : order) {
-      const auto it = std::find_if(cards->begin(), cards->end(), [&](const CardInfo& c) { return c.name == name; });
-      if (it == cards->end()) throw ConfigError(fmt::format("a scripted shuffle names '{}', which is no card of this game", name));
-      ids.push_back(static_cast<CardId>(it - cards->begin()));
-    }
-    s.scripted_shuffles.push_back(std::move(ids));
-  }
   s.card_zone.assign(cards->size(), 0);
   s.card_face_up.assign(cards->size(), 0);
   for (std::size_t c = 0; c < cards->size(); ++c) s.zones[0].push_back(static_cast<CardId>(c));
@@ -149,6 +140,16 @@ State Machine::start(const GameConfig& config, EventSink* sink) const {
   }
   exec.run();
   return s;
+}
+
+bool ScriptedShuffles::shuffle_result(const State& state, std::int32_t /*zone_instance*/, std::vector<CardId>& cards) {
+  if (next_ >= orders_.size()) return false;
+  cards.clear();
+  for (const std::string& name : orders_[next_++]) {
+    const auto it = std::find_if(state.cards->begin(), state.cards->end(), [&](const CardInfo& c) { return c.name == name; });
+    cards.push_back(it == state.cards->end() ? -1 : static_cast<CardId>(it - state.cards->begin()));
+  }
+  return true;  // the executor checks that this is an order of the zone's cards
 }
 
 const std::vector<Value>& Machine::legal_moves(const State& state) const {

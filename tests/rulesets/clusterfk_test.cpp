@@ -25,8 +25,8 @@ Game start_clusterfk(int players, std::map<std::string, std::string> options = {
   const int notes = options.count("notes") != 0 ? std::stoi(options.at("notes")) : 40;
   Strings order;
   for (int i = 1; i <= notes; ++i) order.push_back(fmt::format("note{}", i));
-  config.scripted_shuffles = {order};
-  g.state = g.machine->start(config);
+  ri::ScriptedShuffles shuffles({order});
+  g.state = g.machine->start(config, &shuffles);
   if (g.state.fault) FAIL("fault: " << g.state.fault->message);
   return g;
 }

@@ -71,8 +71,8 @@ Game start_molestation(const MolestationDeal& deal, int players, const std::stri
   ri::GameConfig config;
   config.players = players;
   config.seed = 1;
-  config.scripted_shuffles = molestation_shuffles(deal, players);
-  g.state = g.machine->start(config);
+  ri::ScriptedShuffles shuffles(molestation_shuffles(deal, players));
+  g.state = g.machine->start(config, &shuffles);
   if (g.state.fault) FAIL("fault: " << g.state.fault->message);
   return g;
 }

@@ -22,9 +22,6 @@ struct GameConfig {
   std::int64_t players = 0;  // 0: the largest count the ruleset allows
   std::map<std::string, std::string> options;
   std::uint64_t seed = 0;
-  // Results to use for the first shuffles instead of random ones, in order: each the card
-  // names of the shuffled zone, bottom to top (a replayed log, or a scenario's deal).
-  std::vector<std::vector<std::string>> scripted_shuffles;
 };
 
 // A configuration the ruleset does not allow (unknown option, value out of range, ...).
@@ -53,6 +50,19 @@ class EventSink {
   virtual void ended(const State& /*state*/) {}
   // The game was stopped from outside (a simulation's move cap), not ended by its rules.
   virtual void stopped(const State& /*state*/, std::int64_t /*max_moves*/) {}
+};
+
+// Fixed results for the first shuffles, in order, each the card names of the shuffled zone
+// bottom to top (a scenario's deal); later shuffles are left to the generator. A name that
+// is no card of the game stops the game with a rule fault at the shuffle.
+class ScriptedShuffles : public EventSink {
+ public:
+  explicit ScriptedShuffles(std::vector<std::vector<std::string>> orders) : orders_(std::move(orders)) {}
+  bool shuffle_result(const State& state, std::int32_t zone_instance, std::vector<CardId>& cards) override;
+
+ private:
+  std::vector<std::vector<std::string>> orders_;
+  std::size_t next_ = 0;
 };
 
 // What one player may see: the cards whose faces it may know, every variable, and the

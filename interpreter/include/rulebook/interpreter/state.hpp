@@ -60,8 +60,6 @@ struct State {
   std::int32_t num_players = 0;
   std::int32_t num_seats = 0;
   Rng rng;
-  std::vector<std::vector<CardId>> scripted_shuffles;  // used before the RNG, in order
-  std::size_t next_scripted = 0;
 
   std::optional<Decision> decision;
   std::vector<HeldWrite> held;

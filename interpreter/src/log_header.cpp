@@ -1,0 +1,130 @@
+#include "log_header.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "rulebook/interpreter/log.hpp"
+
+namespace rulebook::interpreter::detail {
+
+namespace {
+
+[[noreturn]] void throw_bad(const LogLine& line, std::string_view key, const std::string& message) {
+  throw LogError(line, std::string(key), message);
+}
+
+}  // namespace
+
+LogHeader read_log_header(LogReader& reader, const Machine& machine, const std::map<std::string, std::string>& overrides,
+                           bool strict) {
+  const Ir& ir = machine.ir();
+  const LogEvent header = reader.read_header();
+  LogHeader out;
+  out.line = header.line;
+  GameConfig& config = out.config;
+  const LogValue h = header.value();
+  if (!h.at("log").is("rulebook")) throw_bad(header.line, "log", "not a rulebook log: \"log\" must be \"rulebook\"");
+  if (!h.contains("version")) throw_bad(header.line, "", "the header needs \"version\" (the format version, 1)");
+  if (!h.at("version").is_integer() || h.at("version").integer() != kLogVersion) {
+    throw_bad(header.line, "version", fmt::format("unknown log format version {}: this rulebook reads version {}",
+                                           h.at("version").dump(), kLogVersion));
+  }
+  static const std::vector<std::string> kKnown = {"log", "version", "ruleset", "files", "hash", "players", "seats",
+                                                  "names", "automated", "options", "seed"};
+  h.each_member([&](std::string_view key, LogValue) {
+    if (std::find(kKnown.begin(), kKnown.end(), key) == kKnown.end()) {
+      out.warnings.push_back({std::string(key), fmt::format("unknown header key '{}' (ignored)", key)});
+    }
+  });
+  if (h.contains("hash")) {
+    LogValue hash = h.at("hash");
+    if (!hash.is_string()) throw_bad(header.line, "hash", "\"hash\" is a string of hex digits");
+    if (hash.text() != ir.source_hash) {
+      const std::string message = fmt::format("the log was written for other rule files (hash {}, these rules {})",
+                                              hash.text(), ir.source_hash);
+      if (strict) throw_bad(header.line, "hash", message + "; --strict makes this an error");
+      out.warnings.push_back({"hash", message});
+    }
+  }
+  if (h.contains("ruleset") && !h.at("ruleset").is(ir.title)) {
+    out.warnings.push_back({"ruleset", fmt::format("the log is of '{}', these rules are '{}'", h.at("ruleset").text(), ir.title)});
+  }
+
+  if (!h.contains("players")) throw_bad(header.line, "", "the header needs \"players\" (the number of human players)");
+  LogValue players = h.at("players");
+  if (!players.is_integer() || players.integer() < ir.players_min ||
+      players.integer() > ir.players_max) {
+    throw_bad(header.line, "players", fmt::format("'{}' is for {} to {} players, not {}", ir.title, ir.players_min,
+                                           ir.players_max, players.dump()));
+  }
+  config.players = players.integer();
+  const auto players_count = static_cast<std::int32_t>(config.players);
+  out.seats = static_cast<std::int32_t>(ir.fixed_seats ? ir.seats : config.players);
+  if (h.contains("seats") && !h.at("seats").is(out.seats)) {
+    throw_bad(header.line, "seats", fmt::format("these rules seat {} with {} players, not {}", out.seats, players_count, h.at("seats").dump()));
+  }
+  if (h.contains("automated")) {
+    LogValue automated = h.at("automated");
+    bool ok = automated.is_array() && automated.size() == static_cast<std::size_t>(out.seats);
+    std::int32_t p = 0;
+    if (ok) {
+      automated.each([&](LogValue a) {
+        ok = ok && a.is_bool() && a.boolean() == (p >= players_count);
+        ++p;
+      });
+    }
+    if (!ok) {
+      throw_bad(header.line, "automated",
+              fmt::format("with {} players the first {} seats are human and the other {} automated; \"automated\" says otherwise",
+                          players_count, players_count, out.seats - players_count));
+    }
+  }
+  std::vector<std::string> names;  // stays empty when the log names no seats
+  if (h.contains("names")) {
+    LogValue listed = h.at("names");
+    if (!listed.is_array() || listed.size() != static_cast<std::size_t>(out.seats)) {
+      throw_bad(header.line, "names", fmt::format("\"names\" lists one name per seat: {} names", out.seats));
+    }
+    listed.each([&](LogValue name) {
+      if (!name.is_string() || name.text().empty()) throw_bad(header.line, "names", "a seat name is a non-empty string");
+      const std::string text = name.text();
+      if (text.find_first_not_of("0123456789") == std::string::npos) {
+        throw_bad(header.line, "names", fmt::format("seat name '{}' is a number: numbers already name seats by position", text));
+      }
+      if (text.find_first_of("()") != std::string::npos) throw_bad(header.line, "names", fmt::format("seat name '{}' has a parenthesis", text));
+      if (std::find(names.begin(), names.end(), text) != names.end()) {
+        throw_bad(header.line, "names", fmt::format("seat name '{}' is given twice", text));
+      }
+      names.push_back(text);
+    });
+  }
+  out.names = std::move(names);
+
+  if (h.contains("options")) {
+    LogValue options = h.at("options");
+    if (!options.is_object()) throw_bad(header.line, "options", "\"options\" is an object of option values");
+    options.each_member([&](std::string_view option, LogValue value) {
+      const std::string name(option);
+      if (value.is_bool()) {
+        config.options[name] = value.boolean() ? "true" : "false";
+      } else if (value.is_integer()) {
+        config.options[name] = std::to_string(value.integer());
+      } else if (value.is_string()) {
+        config.options[name] = value.text();
+      } else {
+        throw_bad(header.line, "options", fmt::format("option '{}': a value is a number, true/false or a name, not {}", name, value.dump()));
+      }
+    });
+  }
+  for (const auto& [name, value] : overrides) {
+    const auto it = config.options.find(name);
+    if (it != config.options.end() && it->second != value) {
+      out.warnings.push_back({"options", fmt::format("--option {}={} overrides the log's {}={}", name, value, name, it->second)});
+    }
+    config.options[name] = value;
+  }
+  return out;
+}
+
+}  // namespace rulebook::interpreter::detail

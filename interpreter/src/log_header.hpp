@@ -1,0 +1,29 @@
+// The header of a game log: what the game was (players, seats, seat names, options) and
+// whether it was written for these rules. Problems that stop a replay are LogErrors; the
+// rest are warnings for the caller to report.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "log_reader.hpp"
+#include "rulebook/interpreter/machine.hpp"
+
+namespace rulebook::interpreter::detail {
+
+struct LogHeader {
+  LogLine line;
+  GameConfig config;  // players and options (the log's, then `overrides`)
+  std::int32_t seats = 0;
+  std::vector<std::string> names;  // one per seat, or empty when the log names no seats
+  std::vector<std::pair<std::string, std::string>> warnings;  // the key pointed at, and the message
+};
+
+// Reads and checks the header. `strict`: a log for other rule files (hash) is an error.
+LogHeader read_log_header(LogReader& reader, const Machine& machine, const std::map<std::string, std::string>& overrides,
+                          bool strict);
+
+}  // namespace rulebook::interpreter::detail
