@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   rulebook::cli::add_play_command(app, exit_code);
   rulebook::cli::add_simulate_command(app, exit_code);
   rulebook::cli::add_replay_command(app, exit_code);
+  rulebook::cli::add_verify_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -61,12 +61,14 @@ void Executor::init_vars(bool per_round_only) {
 
 void Executor::run() {
   std::int64_t steps = 0;
+  const bool observe = sink_ != nullptr && sink_->observes_steps();
   try {
     while (!s_.finished && !s_.decision) {
       if (++steps > Machine::kMaxStepsBetweenDecisions) {
         fault(ir_.code[static_cast<std::size_t>(s_.pc)].span,
               fmt::format("no decision and no end after {} steps: the rules loop", steps - 1));
       }
+      if (observe) sink_->stepping(s_);
       step();
     }
   } catch (const FaultSignal& f) {

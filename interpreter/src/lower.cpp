@@ -28,6 +28,7 @@ class Lowerer {
     ir_.local_slots = kFirstFreeSlot;
     declare();
     lower_bodies();
+    ir_.local_names.resize(static_cast<std::size_t>(ir_.local_slots));
   }
 
   static constexpr Slot kFirstFreeSlot = Ir::kLegalSlot + 1;
@@ -133,6 +134,34 @@ class Lowerer {
     Instr loop = make(OpCode::kJump);
     loop.target = ir_.round_start;
     emit(loop);
+    // Claims for the verifier: they read globals only, like definitions.
+    for (const ast::Decl& decl : program_.file.decls) {
+      if (const auto* inv = std::get_if<ast::InvariantDecl>(&decl.node)) {
+        push_scope();
+        ir_.invariants.push_back(InvariantInfo{inv->name.text, expr(inv->condition), decl.span});
+        pop_scope();
+      } else if (const auto* t = std::get_if<ast::TerminatesDecl>(&decl.node)) {
+        TerminationClaim claim;
+        claim.name = t->target.text;
+        claim.span = decl.span;
+        if (claim.name == "game") {
+          claim.target = TerminationClaim::Target::kGame;
+        } else if (claim.name == "round") {
+          claim.target = TerminationClaim::Target::kRound;
+        } else {
+          claim.target = TerminationClaim::Target::kLoop;
+          for (std::size_t i = 0; i < ir_.labels.size(); ++i) {
+            if (ir_.labels[i] == claim.name) claim.label = static_cast<std::int32_t>(i);
+          }
+        }
+        if (t->measure) {
+          push_scope();
+          claim.measure = expr(*t->measure);
+          pop_scope();
+        }
+        ir_.terminations.push_back(claim);
+      }
+    }
   }
 
   Value constant_value(const ast::Expr& e) {
@@ -159,6 +188,8 @@ class Lowerer {
   void pop_scope() { scopes_.pop_back(); }
   Slot bind(const std::string& name) {
     const Slot slot = ir_.local_slots++;
+    ir_.local_names.resize(static_cast<std::size_t>(ir_.local_slots));
+    ir_.local_names[static_cast<std::size_t>(slot)] = name;
     scopes_.back().emplace_back(name, slot);
     return slot;
   }

@@ -177,6 +177,16 @@ void Machine::refresh(State& state, EventSink* sink) const {
   Executor(*ir_, state, sink).run();
 }
 
+std::optional<Value> Machine::evaluate(const State& state, ExprId expr) const {
+  State scratch = state;  // evaluation writes local slots
+  Executor exec(*ir_, scratch, nullptr);
+  try {
+    return exec.eval(expr);
+  } catch (const detail::FaultSignal&) {
+    return std::nullopt;
+  }
+}
+
 std::vector<std::vector<std::int64_t>> Machine::scores(const State& state) const {
   State scratch = state;  // scores evaluate definitions, which write local slots
   Executor exec(*ir_, scratch, nullptr);

@@ -21,7 +21,7 @@ GameResult play_random_game(const Machine& machine, const GameConfig& config, st
   State state = machine.start(config, sink);
   for (std::int64_t p = 0; p < state.num_seats; ++p) result.automated.push_back(p >= state.num_players);
   // Agents draw from their own generator, so that their choices never disturb the game's.
-  RandomAgent agent(config.seed ^ 0x5eed0a9e47ULL);
+  RandomAgent agent(agent_seed(config.seed));
   while (!state.finished) {
     if (state.moves >= max_moves) {
       result.capped = true;

@@ -142,6 +142,23 @@ struct ScoreInfo {
   ExprId value = -1;
 };
 
+// `invariant NAME: condition`: holds in every reachable state (checked by the verifier).
+struct InvariantInfo {
+  std::string name;
+  ExprId condition = -1;
+  grammar::SourceSpan span;
+};
+
+// `terminates game|round|LABEL [by measure]`.
+struct TerminationClaim {
+  enum class Target : std::uint8_t { kGame, kRound, kLoop };
+  Target target = Target::kGame;
+  std::string name;          // `game`, `round` or the loop's rule label
+  std::int32_t label = -1;   // kLoop: the label id
+  ExprId measure = -1;       // or -1
+  grammar::SourceSpan span;
+};
+
 struct Ir {
   std::string title;
   std::int64_t players_min = 0, players_max = 0;
@@ -162,11 +179,14 @@ struct Ir {
   std::vector<OptionInfo> options;
   std::vector<DefInfo> defs;
   std::vector<ScoreInfo> scores;
+  std::vector<InvariantInfo> invariants;
+  std::vector<TerminationClaim> terminations;
   // Card kinds: standard52 and jokers are fixed; declared kinds have a count expression.
   bool standard52 = false;
   std::int64_t jokers = 0;
   std::vector<std::pair<std::string, ExprId>> card_kinds;
   std::int32_t local_slots = 0;
+  std::vector<std::string> local_names;  // by slot: the bound name (`p`, `c`), or empty
   std::vector<std::string> file_paths;   // by FileId, for source locations in messages
   std::string source_hash;               // FNV-1a of the rule texts, hex
 

@@ -50,6 +50,10 @@ class EventSink {
   virtual void ended(const State& /*state*/) {}
   // The game was stopped from outside (a simulation's move cap), not ended by its rules.
   virtual void stopped(const State& /*state*/, std::int64_t /*max_moves*/) {}
+  // Every instruction, before it runs (the verifier samples states at each control position).
+  // Asked once per run: a sink that returns false costs the interpreter one test per run.
+  [[nodiscard]] virtual bool observes_steps() const { return false; }
+  virtual void stepping(const State& /*state*/) {}
 };
 
 // Fixed results for the first shuffles, in order, each the card names of the shuffled zone
@@ -109,6 +113,10 @@ class Machine {
   void refresh(State& state, EventSink* sink = nullptr) const;
 
   [[nodiscard]] View view(const State& state, PlayerId viewer, ViewDetail detail = ViewDetail::kFull) const;
+
+  // The value of a global expression (an invariant, a measure) in a state; nothing if the
+  // rules fault evaluating it.
+  [[nodiscard]] std::optional<Value> evaluate(const State& state, ExprId expr) const;
 
   // Scores by declared score, then by player.
   [[nodiscard]] std::vector<std::vector<std::int64_t>> scores(const State& state) const;

@@ -28,6 +28,9 @@ struct GameResult {
 // The seed of game `index` of a run seeded with `seed` (SplitMix64 of seed + index).
 std::uint64_t game_seed(std::uint64_t seed, std::uint64_t index);
 
+// The seed of the random agent of a game: its choices never disturb the game's generator.
+inline std::uint64_t agent_seed(std::uint64_t game_seed) { return game_seed ^ 0x5eed0a9e47ULL; }
+
 // Plays one game with random agents (each seeded from the game's seed) up to `max_moves`
 // decisions. `sink` (optional) receives the game's events.
 GameResult play_random_game(const Machine& machine, const GameConfig& config, std::int64_t max_moves,

@@ -1,0 +1,295 @@
+// `rulebook verify FILE`: decides the ruleset's properties with Z3 for each player count
+// asked, and prints each result (text, JSON or SARIF 2.1.0). Counterexamples are game logs
+// that `rulebook replay` accepts; --cex-out writes them to files.
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "game_setup.hpp"
+#include "output.hpp"
+#include "rulebook/verifier/verify.hpp"
+
+namespace rulebook::cli {
+
+namespace {
+
+namespace ri = rulebook::interpreter;
+namespace rv = rulebook::verifier;
+
+struct VerifyCommandOptions {
+  std::string file;
+  std::vector<std::int64_t> players;
+  std::vector<std::string> option_specs;
+  std::vector<std::string> properties;
+  std::int64_t bound = 2000;
+  std::int64_t games = 300;
+  unsigned timeout = 60;
+  std::uint64_t seed = 1;
+  std::string cex_out;
+  std::string format = "text";
+};
+
+std::string slug(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_') {
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else if (!out.empty() && out.back() != '-') {
+      out += '-';
+    }
+    if (out.size() >= 40) break;
+  }
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  return out;
+}
+
+// The file a counterexample is written to: property, subject and player count.
+std::string cex_name(const rv::Finding& f, std::int64_t players) {
+  std::string name = f.property;
+  if (!f.key.empty() && f.key != f.property) name += "-" + slug(f.key);
+  return fmt::format("{}-{}p.jsonl", name, players);
+}
+
+nlohmann::json finding_json(const rv::Finding& f, const std::string& log_path) {
+  nlohmann::json j = {{"property", f.property}, {"subject", f.subject}, {"status", rv::status_name(f.status)},
+                      {"method", f.method},     {"message", f.message}, {"details", f.details},
+                      {"where", f.where},       {"seconds", f.seconds}};
+  if (f.counterexample) {
+    nlohmann::json steps = nlohmann::json::array();
+    for (const rv::TraceStep& s : f.counterexample->steps) {
+      steps.push_back({{"step", s.step}, {"player", s.player}, {"choice", s.choice}, {"rule", s.rule},
+                       {"where", s.where}, {"changes", s.changes}});
+    }
+    j["counterexample"] = {{"violation", f.counterexample->violation}, {"seed", f.counterexample->seed},
+                           {"steps", steps}, {"log", f.counterexample->log}};
+    if (!log_path.empty()) j["counterexample"]["log_file"] = log_path;
+  }
+  return j;
+}
+
+void print_trace(const rv::Counterexample& cex) {
+  fmt::print("    counterexample ({} moves): {}\n", cex.steps.size(), cex.violation);
+  // Only the moves that changed something the abstraction keeps, and the last few.
+  std::size_t shown = 0;
+  for (std::size_t i = 0; i < cex.steps.size(); ++i) {
+    const rv::TraceStep& s = cex.steps[i];
+    const bool last = i + 4 >= cex.steps.size();
+    if (s.changes.empty() && !last) continue;
+    if (++shown > 40 && !last) continue;
+    fmt::print("      {:>4}  {:<8} {:<14} {:<18} {}\n", s.step, s.player, s.choice,
+               s.rule.empty() ? std::string("-") : fmt::format("{} ({})", s.rule, s.where),
+               s.changes.empty() ? std::string("") : fmt::format("{}", fmt::join(s.changes, ", ")));
+  }
+  if (shown > 40) fmt::print("      ... {} more moves with changes not shown (see --format json)\n", shown - 40);
+}
+
+void print_report(const rv::VerifyReport& r, const std::vector<std::string>& log_paths) {
+  std::vector<std::string> options;
+  for (const auto& [k, v] : r.options) options.push_back(k + "=" + v);
+  fmt::print("{}, {} players{}\n", r.title, r.players,
+             options.empty() ? std::string() : fmt::format(" ({})", fmt::join(options, ", ")));
+  std::size_t proved = 0, refuted = 0, unknown = 0;
+  for (std::size_t i = 0; i < r.findings.size(); ++i) {
+    const rv::Finding& f = r.findings[i];
+    (f.status == rv::Status::kProved ? proved : f.status == rv::Status::kRefuted ? refuted : unknown) += 1;
+    fmt::print("  {:<8} {:<18} {}\n", rv::status_name(f.status), f.property, f.message);
+    fmt::print("    method: {}\n", f.method);
+    for (const std::string& d : f.details) fmt::print("    - {}\n", d);
+    if (f.counterexample) {
+      print_trace(*f.counterexample);
+      if (!log_paths[i].empty()) {
+        fmt::print("    log: {} (rulebook replay --partial accepts it)\n", log_paths[i]);
+      } else {
+        fmt::print("    log: run with --cex-out DIR to write it\n");
+      }
+    }
+  }
+  for (const std::string& n : r.notes) fmt::print("  note: {}\n", n);
+  fmt::print("  {} proved, {} refuted, {} unknown in {:.1f} s\n", proved, refuted, unknown, r.seconds);
+}
+
+// SARIF 2.1.0: one result per finding, stable rule ids per property, the counterexample as
+// a thread flow whose locations are the rules that decided each move.
+nlohmann::json sarif(const std::string& file, const std::vector<rv::VerifyReport>& reports,
+                     const std::vector<std::vector<std::string>>& log_paths) {
+  nlohmann::json rules = nlohmann::json::array();
+  for (const rv::PropertyInfo& p : rv::properties()) {
+    rules.push_back({{"id", fmt::format("rulebook/{}", p.name)},
+                     {"name", p.name},
+                     {"shortDescription", {{"text", p.summary}}}});
+  }
+  auto location = [&](const std::string& where, const std::string& message) {
+    nlohmann::json loc;
+    std::string path = file;
+    std::int64_t line = 1;
+    if (const auto colon = where.rfind(':'); colon != std::string::npos && where != "?") {
+      path = where.substr(0, colon);
+      line = std::max<std::int64_t>(1, std::atoll(where.c_str() + colon + 1));
+    }
+    loc["physicalLocation"] = {{"artifactLocation", {{"uri", path}}}, {"region", {{"startLine", line}}}};
+    if (!message.empty()) loc["message"] = {{"text", message}};
+    return loc;
+  };
+  nlohmann::json results = nlohmann::json::array();
+  for (std::size_t r = 0; r < reports.size(); ++r) {
+    for (std::size_t i = 0; i < reports[r].findings.size(); ++i) {
+      const rv::Finding& f = reports[r].findings[i];
+      nlohmann::json res;
+      res["ruleId"] = fmt::format("rulebook/{}", f.property);
+      res["kind"] = f.status == rv::Status::kProved ? "pass" : f.status == rv::Status::kRefuted ? "fail" : "review";
+      res["level"] = f.status == rv::Status::kRefuted ? "error" : f.status == rv::Status::kUnknown ? "warning" : "none";
+      res["message"] = {{"text", fmt::format("{} players: {}", reports[r].players, f.message)}};
+      res["locations"] = nlohmann::json::array({location(f.where.empty() ? file + ":1" : f.where, "")});
+      res["properties"] = {{"status", rv::status_name(f.status)}, {"players", reports[r].players},
+                           {"method", f.method}, {"subject", f.subject}, {"details", f.details}};
+      if (f.counterexample) {
+        nlohmann::json flow = nlohmann::json::array();
+        for (const rv::TraceStep& s : f.counterexample->steps) {
+          if (s.changes.empty()) continue;
+          const std::string text = fmt::format("move {}: {} chooses {}; {}", s.step, s.player, s.choice, fmt::join(s.changes, ", "));
+          flow.push_back({{"location", location(s.where.empty() ? file + ":1" : s.where, text)}});
+        }
+        flow.push_back({{"location", location(f.where.empty() ? file + ":1" : f.where, f.counterexample->violation)}});
+        res["codeFlows"] = nlohmann::json::array({{{"threadFlows", nlohmann::json::array({{{"locations", flow}}})}}});
+        if (!log_paths[r][i].empty()) res["properties"]["counterexampleLog"] = log_paths[r][i];
+      }
+      results.push_back(res);
+    }
+  }
+  return {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+          {"version", "2.1.0"},
+          {"runs", nlohmann::json::array({{{"tool", {{"driver", {{"name", "rulebook verify"},
+                                                                 {"informationUri", "docs/verification.md"},
+                                                                 {"rules", rules}}}}},
+                                           {"results", results}}})}};
+}
+
+int run_verify(const VerifyCommandOptions& options) {
+  const auto option_values = parse_option_specs(options.option_specs);
+  if (!option_values) return kExitBadInput;
+  int exit_code = kExitOk;
+  const std::optional<ri::Machine> machine = load_machine(options.file, exit_code);
+  if (!machine) return exit_code == kExitFinding ? kExitBadInput : exit_code;
+  std::vector<std::int64_t> counts = options.players;
+  if (counts.empty()) {
+    for (std::int64_t n = machine->ir().players_min; n <= machine->ir().players_max; ++n) counts.push_back(n);
+  }
+  if (!options.cex_out.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(options.cex_out, ec);
+    if (ec) {
+      fmt::print(stderr, "error: cannot create the folder '{}' for counterexamples: {}\n", options.cex_out, ec.message());
+      return kExitBadInput;
+    }
+  }
+  std::vector<rv::VerifyReport> reports;
+  std::vector<std::vector<std::string>> log_paths;
+  for (const std::int64_t n : counts) {
+    if (n < machine->ir().players_min || n > machine->ir().players_max) {
+      fmt::print(stderr, "error: --players {}: the ruleset allows {} to {} players\n", n, machine->ir().players_min,
+                 machine->ir().players_max);
+      return kExitBadInput;
+    }
+    rv::VerifyOptions vo;
+    vo.players = n;
+    vo.options = *option_values;
+    vo.properties = options.properties;
+    vo.bound = options.bound;
+    vo.games = options.games;
+    vo.timeout_seconds = options.timeout;
+    vo.seed = options.seed;
+    try {
+      reports.push_back(rv::verify(*machine, vo));
+    } catch (const ri::ConfigError& e) {
+      fmt::print(stderr, "error: {}\n", e.what());
+      return kExitBadInput;
+    } catch (const std::invalid_argument& e) {
+      fmt::print(stderr, "error: --property: {}\n", e.what());
+      return kExitBadInput;
+    }
+    std::vector<std::string> paths;
+    for (const rv::Finding& f : reports.back().findings) {
+      std::string path;
+      if (f.counterexample && !options.cex_out.empty()) {
+        path = (std::filesystem::path(options.cex_out) / cex_name(f, n)).string();
+        if (const std::string error = write_file_atomically(path, f.counterexample->log); !error.empty()) {
+          fmt::print(stderr, "error: {}\n", error);
+          return kExitBadInput;
+        }
+      }
+      paths.push_back(path);
+    }
+    log_paths.push_back(std::move(paths));
+    if (options.format == "text") print_report(reports.back(), log_paths.back());
+  }
+  const int code = rv::exit_code(reports);
+  if (options.format == "json") {
+    nlohmann::json out = {{"ruleset", options.file}, {"reports", nlohmann::json::array()}, {"exit", code}};
+    for (std::size_t r = 0; r < reports.size(); ++r) {
+      const rv::VerifyReport& rep = reports[r];
+      nlohmann::json findings = nlohmann::json::array();
+      for (std::size_t i = 0; i < rep.findings.size(); ++i) findings.push_back(finding_json(rep.findings[i], log_paths[r][i]));
+      out["reports"].push_back({{"title", rep.title},
+                                {"players", rep.players},
+                                {"options", rep.options},
+                                {"findings", findings},
+                                {"notes", rep.notes},
+                                {"seconds", rep.seconds},
+                                {"stats",
+                                 {{"card_classes", rep.stats.card_classes},
+                                  {"state_variables", rep.stats.state_variables},
+                                  {"positions", rep.stats.positions},
+                                  {"sampled_states", rep.stats.sampled_states},
+                                  {"induction_queries", rep.stats.queries},
+                                  {"weakenings", rep.stats.weakenings},
+                                  {"inference_seconds", rep.stats.inference_seconds}}}});
+    }
+    fmt::print("{}\n", out.dump(2));
+  } else if (options.format == "sarif") {
+    fmt::print("{}\n", sarif(options.file, reports, log_paths).dump(2));
+  }
+  return code;
+}
+
+}  // namespace
+
+void add_verify_command(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<VerifyCommandOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "verify",
+      "Prove or refute the ruleset's properties with Z3 (exit 0: all proved, 1: something refuted, 3: something "
+      "unknown, 2: bad input)");
+  cmd->add_option("file", options->file, "Rule file (a game or a variant)")->required();
+  cmd->add_option("--players", options->players, "Player count to verify (repeatable; default: every count allowed)");
+  cmd->add_option("--option", options->option_specs, "Set a ruleset option")->type_name("NAME=VALUE");
+  std::vector<std::string> names;
+  for (const rv::PropertyInfo& p : rv::properties()) names.emplace_back(p.name);
+  cmd->add_option("--property", options->properties, "Decide only this property (repeatable; default: all)")
+      ->check(CLI::IsMember(names));
+  cmd->add_option("--bound", options->bound, "Move cap of a simulated game; lasso search depth cap")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1000000}))
+      ->default_str("2000");
+  cmd->add_option("--games", options->games, "Simulated games that suggest the invariants")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1000000}))
+      ->default_str("300");
+  cmd->add_option("--timeout", options->timeout, "Seconds Z3 may spend on one query before it gives up")
+      ->check(CLI::Range(1U, 86400U))
+      ->default_str("60");
+  cmd->add_option("--seed", options->seed, "Seed of the simulated games")->default_str("1");
+  cmd->add_option("--cex-out", options->cex_out, "Write each counterexample as a game log into this folder")
+      ->type_name("DIR");
+  cmd->add_option("--format", options->format, "Output format")
+      ->check(CLI::IsMember({"text", "json", "sarif"}))
+      ->default_str("text");
+  cmd->callback([options, &exit_code] { exit_code = run_verify(*options); });
+}
+
+}  // namespace rulebook::cli

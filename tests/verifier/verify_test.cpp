@@ -1,0 +1,175 @@
+// The verifier on small rule files, each broken in one way (tests/verifier/cases/): the right
+// property is refuted, its counterexample replays in the interpreter and shows the
+// violation; the fixed twin of each file is proved.
+#include <algorithm>
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "interpreter/game_fixture.hpp"
+#include "rulebook/interpreter/replay.hpp"
+#include "rulebook/verifier/verify.hpp"
+#include "support.hpp"
+
+namespace ri = rulebook::interpreter;
+namespace rv = rulebook::verifier;
+using rulebook::test::machine_for_file;
+
+namespace {
+
+struct Verified {
+  std::shared_ptr<ri::Machine> machine;
+  rv::VerifyReport report;
+};
+
+Verified verify_case(const std::string& name, std::vector<std::string> properties = {}) {
+  Verified v{machine_for_file("tests/verifier/cases/" + name + ".rules"), {}};
+  rv::VerifyOptions options;
+  options.games = 100;
+  options.properties = std::move(properties);
+  v.report = rv::verify(*v.machine, options);
+  return v;
+}
+
+const rv::Finding& finding(const rv::VerifyReport& report, const std::string& property) {
+  const auto it = std::find_if(report.findings.begin(), report.findings.end(),
+                               [&](const rv::Finding& f) { return f.property == property; });
+  REQUIRE(it != report.findings.end());
+  return *it;
+}
+
+// Replays a counterexample's log (a game in progress is fine).
+ri::ReplayResult replay(const ri::Machine& machine, const std::string& log) {
+  rulebook::grammar::SourceManager sources;
+  const auto id = sources.add("counterexample.jsonl", log);
+  ri::ReplayOptions options;
+  options.partial = true;
+  return ri::replay(machine, sources, id, options);
+}
+
+void require_all_proved(const rv::VerifyReport& report, const std::vector<std::string>& properties) {
+  for (const std::string& p : properties) {
+    INFO(p << ": " << finding(report, p).message);
+    CHECK(finding(report, p).status == rv::Status::kProved);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("verify: a draw from an empty deck is refuted by conservation, and the log replays to the fault") {
+  const Verified v = verify_case("draw-from-empty");
+  const rv::Finding& f = finding(v.report, "conservation");
+  REQUIRE(f.status == rv::Status::kRefuted);
+  CHECK_THAT(f.message, Catch::Contains("deal 1 from deck, which holds 0 cards"));
+  REQUIRE(f.counterexample);
+  const ri::ReplayResult r = replay(*v.machine, f.counterexample->log);
+  CHECK(r.outcome == ri::ReplayOutcome::kFault);
+  REQUIRE(r.final_state);
+  REQUIRE(r.final_state->fault);
+  CHECK_THAT(r.final_state->fault->message, Catch::Contains("which holds 0 cards"));
+  CHECK(r.final_state->zones[1].empty());  // the deck
+}
+
+TEST_CASE("verify: the fixed draw (only while the deck has cards) is proved") {
+  const Verified v = verify_case("draw-from-empty-fixed");
+  require_all_proved(v.report, {"conservation", "playability", "well-defined", "round-termination", "game-termination",
+                                "reachability", "winnability", "knowable-moves"});
+}
+
+TEST_CASE("verify: a player with an empty hand and a forced choice is refuted by playability") {
+  const Verified v = verify_case("no-legal-move");
+  const rv::Finding& f = finding(v.report, "playability");
+  REQUIRE(f.status == rv::Status::kRefuted);
+  CHECK_THAT(f.message, Catch::Contains("has no legal choice in rule 'give'"));
+  REQUIRE(f.counterexample);
+  const ri::ReplayResult r = replay(*v.machine, f.counterexample->log);
+  CHECK(r.outcome == ri::ReplayOutcome::kFault);
+  REQUIRE(r.final_state->fault);
+  CHECK_THAT(r.final_state->fault->message, Catch::Contains("no legal choice"));
+  // Conservation is not what is wrong here.
+  CHECK(finding(v.report, "conservation").status == rv::Status::kProved);
+}
+
+TEST_CASE("verify: with a pass for an empty hand every choice has a legal option (proved)") {
+  const Verified v = verify_case("no-legal-move-fixed");
+  require_all_proved(v.report, {"conservation", "playability", "well-defined", "round-termination", "game-termination",
+                                "reachability", "winnability", "knowable-moves"});
+}
+
+TEST_CASE("verify: a loop that nobody has to leave is refuted by a lasso that replays") {
+  const Verified v = verify_case("endless-loop");
+  const rv::Finding& f = finding(v.report, "round-termination");
+  REQUIRE(f.status == rv::Status::kRefuted);
+  CHECK(f.key == "pass_around");
+  REQUIRE(f.counterexample);
+  const ri::ReplayResult r = replay(*v.machine, f.counterexample->log);
+  REQUIRE(r.outcome == ri::ReplayOutcome::kOk);
+  CHECK(!r.ended);
+  // The lasso closes: after the cycle the token is where it started and the round goes on.
+  REQUIRE(r.final_state);
+  CHECK(r.final_state->zones[1].size() == 1);  // hand(0) holds the token again
+  CHECK(r.final_state->rounds == 1);
+  // The game need not end either, for the same reason.
+  CHECK(finding(v.report, "game-termination").status == rv::Status::kRefuted);
+}
+
+TEST_CASE("verify: a loop bounded by repeat ends, with its ranking function") {
+  const Verified v = verify_case("endless-loop-fixed");
+  const rv::Finding& f = finding(v.report, "round-termination");
+  CHECK(f.status == rv::Status::kProved);
+  CHECK_THAT(f.message, Catch::Contains("ranking function"));
+  require_all_proved(v.report, {"conservation", "playability", "well-defined", "game-termination", "reachability"});
+}
+
+TEST_CASE("verify: a rule that waits for a hand no player can have is dead (refuted by Z3, no log)") {
+  const Verified v = verify_case("dead-rule", {"reachability"});
+  const rv::Finding& f = finding(v.report, "reachability");
+  REQUIRE(f.status == rv::Status::kRefuted);
+  CHECK_THAT(f.message, Catch::Contains("bonus"));
+  CHECK(!f.counterexample);
+}
+
+TEST_CASE("verify: the same rule with a reachable condition fires") {
+  const Verified v = verify_case("dead-rule-fixed", {"reachability"});
+  CHECK(finding(v.report, "reachability").status == rv::Status::kProved);
+}
+
+TEST_CASE("verify: a card put back in the box breaks the declared invariant, shown by a replayable game") {
+  const Verified v = verify_case("lost-card", {"invariant"});
+  const rv::Finding& f = finding(v.report, "invariant");
+  REQUIRE(f.status == rv::Status::kRefuted);
+  CHECK(f.subject == "all_in_play");
+  REQUIRE(f.counterexample);
+  const ri::ReplayResult r = replay(*v.machine, f.counterexample->log);
+  REQUIRE(r.outcome == ri::ReplayOutcome::kOk);
+  REQUIRE(r.final_state);
+  const auto value = v.machine->evaluate(*r.final_state, v.machine->ir().invariants[0].condition);
+  REQUIRE(value);
+  CHECK(!value->truthy());
+}
+
+TEST_CASE("verify: with a discard pile the invariant is proved") {
+  const Verified v = verify_case("lost-card-fixed", {"invariant", "conservation"});
+  require_all_proved(v.report, {"invariant", "conservation"});
+}
+
+TEST_CASE("verify: the same options and seed give the same results") {
+  const Verified a = verify_case("endless-loop");
+  const Verified b = verify_case("endless-loop");
+  REQUIRE(a.report.findings.size() == b.report.findings.size());
+  for (std::size_t i = 0; i < a.report.findings.size(); ++i) {
+    CHECK(a.report.findings[i].status == b.report.findings[i].status);
+    CHECK(a.report.findings[i].message == b.report.findings[i].message);
+    if (a.report.findings[i].counterexample) {
+      REQUIRE(b.report.findings[i].counterexample);
+      CHECK(a.report.findings[i].counterexample->log == b.report.findings[i].counterexample->log);
+    }
+  }
+}
+
+TEST_CASE("verify: an unknown property name is an error") {
+  const auto machine = machine_for_file("tests/verifier/cases/lost-card.rules");
+  rv::VerifyOptions options;
+  options.properties = {"conservaton"};
+  CHECK_THROWS_WITH(rv::verify(*machine, options), Catch::Contains("unknown property 'conservaton'"));
+}

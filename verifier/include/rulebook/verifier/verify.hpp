@@ -1,0 +1,98 @@
+// The verifier: decides properties of a ruleset for one player count and option setting.
+// Results are `proved` (Z3 proved it for every game, or a replayable witness game shows an
+// existence claim), `refuted` (with a counterexample game log that `rulebook replay`
+// accepts, or with Z3's proof that something is impossible), or `unknown` with the reason.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rulebook/grammar/source.hpp"
+#include "rulebook/interpreter/ir.hpp"
+#include "rulebook/interpreter/machine.hpp"
+
+namespace rulebook::verifier {
+
+enum class Status { kProved, kRefuted, kUnknown };
+const char* status_name(Status status);
+
+// The properties, in the order they are reported.
+struct PropertyInfo {
+  const char* name;
+  const char* summary;
+};
+const std::vector<PropertyInfo>& properties();
+
+// One step of a counterexample: the move and what it changed.
+struct TraceStep {
+  std::int64_t step = 0;        // 1-based move number (0: the start)
+  std::string player;
+  std::string choice;
+  std::string rule;             // label of the deciding rule
+  std::string where;            // file:line of that rule
+  std::vector<std::string> changes;  // `count(deck): 36 -> 32`
+};
+
+struct Counterexample {
+  std::string log;              // JSON Lines, accepted by `rulebook replay`
+  std::vector<TraceStep> steps;
+  std::string violation;        // the broken property, in numbers
+  std::uint64_t seed = 0;
+};
+
+struct Finding {
+  std::string property;
+  std::string subject;          // a rule label, a seat, a loop, an invariant name, or empty
+  std::string key;              // a short stable name of the subject (file names, SARIF)
+  Status status = Status::kUnknown;
+  std::string method;
+  std::string message;
+  std::vector<std::string> details;
+  grammar::SourceSpan span;
+  std::string where;            // file:line of span
+  std::optional<Counterexample> counterexample;
+  double seconds = 0;
+};
+
+struct VerifyOptions {
+  std::int64_t players = 0;                  // 0: the most the ruleset allows
+  std::map<std::string, std::string> options;
+  std::vector<std::string> properties;       // empty: all
+  std::int64_t games = 300;                  // simulated games that suggest invariants
+  std::int64_t bound = 2000;                 // move cap of a simulated game; lasso search depth
+  unsigned timeout_seconds = 60;             // per Z3 query
+  std::uint64_t seed = 1;
+};
+
+struct VerifyStats {
+  std::int32_t card_classes = 0;
+  std::int32_t state_variables = 0;
+  std::int32_t positions = 0;
+  std::int64_t sampled_states = 0;
+  std::int64_t queries = 0;
+  std::int64_t weakenings = 0;
+  double inference_seconds = 0;
+};
+
+struct VerifyReport {
+  std::string title;
+  std::int64_t players = 0;
+  std::map<std::string, std::string> options;  // as given
+  std::vector<Finding> findings;
+  VerifyStats stats;
+  std::vector<std::string> notes;              // precision notes about the abstraction
+  double seconds = 0;
+};
+
+// Throws interpreter::ConfigError for a bad configuration and std::invalid_argument for an
+// unknown property name.
+VerifyReport verify(const interpreter::Machine& machine, const VerifyOptions& options);
+
+// Exit status for a set of reports: 0 all proved, 1 something refuted, 3 something unknown.
+int exit_code(const std::vector<VerifyReport>& reports);
+
+}  // namespace rulebook::verifier

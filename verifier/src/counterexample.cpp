@@ -1,0 +1,93 @@
+#include "counterexample.hpp"
+
+#include <fmt/format.h>
+
+#include "rulebook/interpreter/agent.hpp"
+#include "rulebook/interpreter/log.hpp"
+#include "rulebook/interpreter/simulate.hpp"
+
+namespace rulebook::verifier {
+
+namespace {
+
+// Records each decision with what changed since the one before.
+class TableSink : public ri::LogWriter {
+ public:
+  TableSink(const ri::Machine& machine, const ri::GameConfig& config, const Layout& layout, const CardClasses& classes,
+            std::vector<TraceStep>& steps)
+      : LogWriter(machine, config), machine_(machine), layout_(layout), classes_(classes), steps_(steps) {}
+
+  void chose(const ri::State& state, ri::PlayerId player, std::int32_t rule, const ri::Value& choice,
+             bool by_policy) override {
+    LogWriter::chose(state, player, rule, choice, by_policy);
+    flush(state);
+    TraceStep row;
+    row.step = state.moves;
+    row.player = fmt::format("seat {}", state.seat_of[static_cast<std::size_t>(player)]);
+    row.choice = machine_.value_text(state, choice) + (by_policy ? " (policy)" : "");
+    if (rule >= 0) {
+      const ri::Ir& ir = machine_.ir();
+      row.rule = ir.labels[static_cast<std::size_t>(rule)];
+      row.where = machine_.where(ir.label_spans[static_cast<std::size_t>(rule)]);
+    }
+    pending_ = std::move(row);
+  }
+  void ended(const ri::State& state) override {
+    LogWriter::ended(state);
+    flush(state);
+  }
+  void stopped(const ri::State& state, std::int64_t max_moves) override {
+    LogWriter::stopped(state, max_moves);
+    flush(state);
+  }
+  // The changes of the last pending decision up to `state`.
+  void flush(const ri::State& state) {
+    const std::vector<std::int64_t> now = project(machine_.ir(), layout_, classes_, state);
+    if (before_.empty()) before_ = now;
+    if (pending_) {
+      for (std::size_t i = 0; i < now.size(); ++i) {
+        if (now[i] != before_[i] && !layout_.names[i].starts_with("local ")) {
+          pending_->changes.push_back(fmt::format("{}: {} -> {}", layout_.names[i], before_[i], now[i]));
+        }
+      }
+      steps_.push_back(std::move(*pending_));
+      pending_.reset();
+    }
+    before_ = now;
+  }
+
+ private:
+  const ri::Machine& machine_;
+  const Layout& layout_;
+  const CardClasses& classes_;
+  std::vector<TraceStep>& steps_;
+  std::vector<std::int64_t> before_;
+  std::optional<TraceStep> pending_;
+};
+
+}  // namespace
+
+Counterexample replay_game(const ri::Machine& machine, const ri::GameConfig& config, std::int64_t random_moves,
+                           const std::vector<std::size_t>& then, const Layout& layout, const CardClasses& classes,
+                           std::string violation) {
+  Counterexample out;
+  out.seed = config.seed;
+  out.violation = std::move(violation);
+  TableSink sink(machine, config, layout, classes, out.steps);
+  ri::State state = machine.start(config, &sink);
+  sink.flush(state);
+  ri::RandomAgent agent(ri::agent_seed(config.seed));  // the agent play_random_game uses
+  while (!state.finished && (random_moves < 0 || state.moves < random_moves)) {
+    const ri::View view = machine.view(state, state.decision->player, agent.detail());
+    machine.apply(state, agent.choose(view), &sink);
+  }
+  for (const std::size_t index : then) {
+    if (state.finished) break;
+    machine.apply(state, index, &sink);
+  }
+  if (!state.finished) sink.stopped(state, state.moves);
+  out.log = sink.text();
+  return out;
+}
+
+}  // namespace rulebook::verifier

@@ -1,0 +1,437 @@
+#include "invariants.hpp"
+
+#include <chrono>
+#include <deque>
+#include <limits>
+#include <numeric>
+
+#include <fmt/format.h>
+
+namespace rulebook::verifier {
+
+bool AffineHull::add(const std::vector<std::int64_t>& point) {
+  if (!base_) {
+    base_ = point;
+    return true;
+  }
+  std::vector<mpq_class> d(dimension_);
+  bool zero = true;
+  for (std::size_t i = 0; i < dimension_; ++i) {
+    d[i] = static_cast<long>(point[i] - (*base_)[i]);
+    zero = zero && d[i] == 0;
+  }
+  if (zero) return false;
+  for (std::size_t r = 0; r < rows_.size(); ++r) {
+    const mpq_class factor = d[pivots_[r]];
+    if (factor == 0) continue;
+    const std::vector<mpq_class>& row = rows_[r];
+    for (std::size_t i = 0; i < dimension_; ++i) {
+      if (row[i] != 0) d[i] -= factor * row[i];
+    }
+  }
+  std::size_t pivot = dimension_;
+  for (std::size_t i = 0; i < dimension_; ++i) {
+    if (d[i] != 0) {
+      pivot = i;
+      break;
+    }
+  }
+  if (pivot == dimension_) return false;
+  const mpq_class scale = d[pivot];
+  for (mpq_class& x : d) {
+    if (x != 0) x /= scale;
+  }
+  for (std::vector<mpq_class>& row : rows_) {
+    const mpq_class factor = row[pivot];
+    if (factor == 0) continue;
+    for (std::size_t i = 0; i < dimension_; ++i) {
+      if (d[i] != 0) row[i] -= factor * d[i];
+    }
+  }
+  rows_.push_back(std::move(d));
+  pivots_.push_back(pivot);
+  return true;
+}
+
+std::vector<LinearFact> AffineHull::equalities() const {
+  std::vector<LinearFact> out;
+  if (!base_) return out;
+  std::vector<bool> is_pivot(dimension_, false);
+  for (const std::size_t p : pivots_) is_pivot[p] = true;
+  for (std::size_t f = 0; f < dimension_; ++f) {
+    if (is_pivot[f]) continue;
+    // The normal vector v: v[f] = 1, v[pivot_i] = -row_i[f], scaled to integers.
+    mpz_class scale = 1;
+    for (std::size_t i = 0; i < rows_.size(); ++i) {
+      if (rows_[i][f] != 0) mpz_lcm(scale.get_mpz_t(), scale.get_mpz_t(), rows_[i][f].get_den_mpz_t());
+    }
+    std::vector<mpz_class> v(dimension_, 0);
+    v[f] = scale;
+    for (std::size_t i = 0; i < rows_.size(); ++i) {
+      if (rows_[i][f] == 0) continue;
+      const mpq_class x = rows_[i][f] * scale;
+      v[pivots_[i]] = -x.get_num();
+    }
+    mpz_class g = 0;
+    for (const mpz_class& x : v) mpz_gcd(g.get_mpz_t(), g.get_mpz_t(), x.get_mpz_t());
+    LinearFact fact;
+    mpz_class constant = 0;
+    bool fits = true;
+    for (std::size_t i = 0; i < dimension_ && fits; ++i) {
+      if (v[i] == 0) continue;
+      if (g > 1) v[i] /= g;
+      fits = v[i].fits_slong_p();
+      if (!fits) break;
+      constant += v[i] * static_cast<long>((*base_)[i]);
+      fact.terms.emplace_back(static_cast<std::int32_t>(i), v[i].get_si());
+    }
+    if (!fits || !constant.fits_slong_p()) continue;
+    fact.constant = constant.get_si();
+    out.push_back(std::move(fact));
+  }
+  return out;
+}
+
+namespace {
+std::vector<std::int64_t> without_dead(const std::vector<std::int64_t>& point, const std::vector<bool>* dead) {
+  std::vector<std::int64_t> out = point;
+  if (dead != nullptr) {
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      if ((*dead)[i]) out[i] = 0;
+    }
+  }
+  return out;
+}
+bool mentions_dead(const LinearFact& f, const std::vector<bool>* dead) {
+  if (dead == nullptr) return false;
+  for (const auto& [i, c] : f.terms) {
+    if ((*dead)[static_cast<std::size_t>(i)]) return true;
+  }
+  return false;
+}
+}  // namespace
+
+std::vector<std::int64_t> PositionInvariant::key(const std::vector<std::int64_t>& point) const {
+  std::vector<std::int64_t> k;
+  k.reserve(key_dims.size());
+  for (const std::int32_t d : key_dims) k.push_back(point[static_cast<std::size_t>(d)]);
+  return k;
+}
+
+InvariantPart& PositionInvariant::part(const std::vector<std::int64_t>& point, bool& created) {
+  auto [it, inserted] = parts.try_emplace(key(point));
+  created = inserted;
+  if (inserted) {
+    it->second.low = it->second.high = point;
+    it->second.has_low.assign(dimension, true);
+    it->second.has_high.assign(dimension, true);
+  }
+  return it->second;
+}
+
+void PositionInvariant::add(const std::vector<std::int64_t>& sampled) {
+  const std::vector<std::int64_t> point = without_dead(sampled, dead);
+  bool created = false;
+  InvariantPart& p = part(point, created);
+  for (std::size_t i = 0; i < point.size(); ++i) {
+    p.low[i] = std::min(p.low[i], point[i]);
+    p.high[i] = std::max(p.high[i], point[i]);
+  }
+  ++samples;
+  // Most states lie in the hull already: a check of the equalities is cheaper than the
+  // elimination.
+  bool inside = !hull.empty();
+  for (const LinearFact& f : equalities) {
+    if (!inside) break;
+    std::int64_t sum = 0;
+    for (const auto& [i, c] : f.terms) sum += c * point[static_cast<std::size_t>(i)];
+    inside = sum == f.constant;
+  }
+  if (!inside && hull.add(point)) equalities = hull.equalities();
+}
+
+void PositionInvariant::widen(const std::vector<std::int64_t>& sampled) {
+  const std::vector<std::int64_t> point = without_dead(sampled, dead);
+  bool created = false;
+  InvariantPart& p = part(point, created);
+  if (created && hull.add(point)) equalities = hull.equalities();
+  for (std::size_t i = 0; i < point.size(); ++i) {
+    p.low[i] = std::min(p.low[i], point[i]);
+    p.high[i] = std::max(p.high[i], point[i]);
+  }
+}
+
+bool PositionInvariant::weaken(const std::vector<std::int64_t>& found, const std::vector<std::int64_t>* global_low,
+                               const std::vector<std::int64_t>* global_high) {
+  const std::vector<std::int64_t> point = without_dead(found, dead);
+  // A new part takes the ranges the other parts agree on (or none): a state found by Z3
+  // says little about the ranges of its part.
+  std::vector<std::optional<std::int64_t>> lows, highs;
+  const bool fresh = parts.count(key(point)) == 0;
+  if (fresh) {
+    for (std::size_t i = 0; i < point.size(); ++i) {
+      lows.push_back(parts.empty() ? std::nullopt : lowest(i));
+      highs.push_back(parts.empty() ? std::nullopt : highest(i));
+    }
+  }
+  bool created = false;
+  InvariantPart& p = part(point, created);
+  if (created) {
+    for (std::size_t i = 0; i < point.size(); ++i) {
+      p.has_low[i] = lows[i].has_value() && *lows[i] <= point[i];
+      if (p.has_low[i]) p.low[i] = *lows[i];
+      p.has_high[i] = highs[i].has_value() && *highs[i] >= point[i];
+      if (p.has_high[i]) p.high[i] = *highs[i];
+    }
+  }
+  bool changed = created;
+  if (hull.add(point)) {
+    equalities = hull.equalities();
+    changed = true;
+  }
+  for (std::size_t i = 0; i < point.size(); ++i) {
+    if (p.has_low[i] && point[i] < p.low[i]) {
+      if (global_low != nullptr && point[i] >= (*global_low)[i]) {
+        p.low[i] = (*global_low)[i];
+      } else {
+        p.has_low[i] = false;
+      }
+      changed = true;
+    }
+    if (p.has_high[i] && point[i] > p.high[i]) {
+      if (global_high != nullptr && point[i] <= (*global_high)[i]) {
+        p.high[i] = (*global_high)[i];
+      } else {
+        p.has_high[i] = false;
+      }
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+std::optional<std::int64_t> PositionInvariant::lowest(std::size_t i) const {
+  std::optional<std::int64_t> out;
+  for (const auto& [k, p] : parts) {
+    if (!p.has_low[i]) return std::nullopt;
+    out = out ? std::min(*out, p.low[i]) : p.low[i];
+  }
+  return out;
+}
+
+std::optional<std::int64_t> PositionInvariant::highest(std::size_t i) const {
+  std::optional<std::int64_t> out;
+  for (const auto& [k, p] : parts) {
+    if (!p.has_high[i]) return std::nullopt;
+    out = out ? std::max(*out, p.high[i]) : p.high[i];
+  }
+  return out;
+}
+
+z3::expr fact_term(z3::context& ctx, const LinearFact& fact, const std::vector<z3::expr>& state) {
+  z3::expr_vector parts(ctx);
+  for (const auto& [i, c] : fact.terms) {
+    const z3::expr& x = state[static_cast<std::size_t>(i)];
+    parts.push_back(c == 1 ? x : ctx.int_val(static_cast<int64_t>(c)) * x);
+  }
+  const z3::expr sum = parts.size() == 1 ? parts[0] : z3::sum(parts);
+  const z3::expr k = ctx.int_val(static_cast<int64_t>(fact.constant));
+  return fact.equality ? sum == k : sum >= k;
+}
+
+Invariants::Invariants(Encoder& encoder, const Layout& layout, std::size_t positions)
+    : encoder_(encoder), steps_(positions), top_(positions, false), state_(encoder.state_vars("x")) {
+  positions_.reserve(positions);
+  for (std::size_t i = 0; i < positions; ++i) {
+    PositionInvariant inv;
+    inv.dimension = static_cast<std::size_t>(layout.size());
+    inv.hull = AffineHull(inv.dimension);
+    inv.dead = &layout.dead[i];
+    inv.key_dims = layout.key_dims[i];
+    positions_.push_back(std::move(inv));
+  }
+}
+
+const Step& Invariants::step(std::int32_t pc) {
+  auto& s = steps_[static_cast<std::size_t>(pc)];
+  if (!s) s = encoder_.step(pc, state_, fmt::format("h{}", pc));
+  return *s;
+}
+
+z3::expr Invariants::formula(std::int32_t pc, const std::vector<z3::expr>& state) const {
+  z3::context& ctx = encoder_.context();
+  const PositionInvariant& inv = at(pc);
+  if (!inv.reached()) return ctx.bool_val(false);
+  if (top_[static_cast<std::size_t>(pc)]) return ctx.bool_val(true);
+  z3::expr_vector all(ctx);
+  for (const LinearFact& f : inv.equalities) {
+    if (!mentions_dead(f, inv.dead)) all.push_back(fact_term(ctx, f, state));
+  }
+  z3::expr_vector cases(ctx);
+  for (const auto& [key, part] : inv.parts) {
+    z3::expr_vector parts(ctx);
+    for (std::size_t k = 0; k < key.size(); ++k) {
+      parts.push_back(state[static_cast<std::size_t>(inv.key_dims[k])] == ctx.int_val(static_cast<int64_t>(key[k])));
+    }
+    for (std::size_t i = 0; i < state.size(); ++i) {
+      if (inv.dead != nullptr && (*inv.dead)[i]) continue;
+      if (part.has_low[i]) parts.push_back(state[i] >= ctx.int_val(static_cast<int64_t>(part.low[i])));
+      if (part.has_high[i]) parts.push_back(state[i] <= ctx.int_val(static_cast<int64_t>(part.high[i])));
+    }
+    cases.push_back(parts.empty() ? ctx.bool_val(true) : z3::mk_and(parts));
+  }
+  all.push_back(cases.size() == 1 ? cases[0] : z3::mk_or(cases));
+  return z3::mk_and(all);
+}
+
+Invariants::Stats Invariants::make_inductive(unsigned timeout_ms) {
+  const auto started = std::chrono::steady_clock::now();
+  Stats stats;
+  z3::context& ctx = encoder_.context();
+  z3::solver solver(ctx);
+  z3::params params(ctx);
+  params.set("timeout", timeout_ms);
+  params.set("random_seed", 0U);
+  solver.set(params);
+  // Initiation: the start state satisfies the invariant of its position (by construction:
+  // the hull takes it in and a bound it breaks goes).
+  if (initial_) at(initial_->first).weaken(initial_->second);
+  // The range of every variable over all sampled states: how far a bound may widen.
+  const std::size_t dims = state_.size();
+  global_low_.assign(dims, std::numeric_limits<std::int64_t>::max());
+  global_high_.assign(dims, std::numeric_limits<std::int64_t>::min());
+  for (const PositionInvariant& p : positions_) {
+    for (const auto& [key, part] : p.parts) {
+      for (std::size_t i = 0; i < dims; ++i) {
+        global_low_[i] = std::min(global_low_[i], part.low[i]);
+        global_high_[i] = std::max(global_high_[i], part.high[i]);
+      }
+    }
+  }
+  std::deque<std::int32_t> work;
+  std::vector<bool> queued(positions_.size(), false);
+  for (std::size_t pc = 0; pc < positions_.size(); ++pc) {
+    if (positions_[pc].reached()) {
+      work.push_back(static_cast<std::int32_t>(pc));
+      queued[pc] = true;
+    }
+  }
+  auto enqueue = [&](std::int32_t pc) {
+    if (!queued[static_cast<std::size_t>(pc)]) {
+      queued[static_cast<std::size_t>(pc)] = true;
+      work.push_back(pc);
+    }
+  };
+  while (!work.empty()) {
+    const std::int32_t pc = work.front();
+    work.pop_front();
+    queued[static_cast<std::size_t>(pc)] = false;
+    if (!at(pc).reached()) continue;
+    const Step& s = step(pc);
+    for (const Successor& succ : s.successors) {
+      for (;;) {
+        if (top_[static_cast<std::size_t>(succ.pc)]) break;
+        solver.push();
+        solver.add(formula(pc, state_));
+        for (const z3::expr& a : s.assumptions) solver.add(a);
+        for (const z3::expr& c : s.continues) solver.add(c);
+        solver.add(succ.guard);
+        solver.add(!formula(succ.pc, s.next));
+        ++stats.queries;
+        const z3::check_result r = solver.check();
+        if (r == z3::unsat) {
+          solver.pop();
+          break;
+        }
+        if (r == z3::unknown) {
+          solver.pop();
+          ++stats.gave_up;
+          top_[static_cast<std::size_t>(succ.pc)] = true;
+          if (!at(succ.pc).reached()) at(succ.pc).weaken(std::vector<std::int64_t>(state_.size(), 0));
+          enqueue(succ.pc);
+          break;
+        }
+        const z3::model m = solver.get_model();
+        std::vector<std::int64_t> y;
+        y.reserve(s.next.size());
+        for (const z3::expr& e : s.next) y.push_back(m.eval(e, true).get_numeral_int64());
+        solver.pop();
+        ++stats.weakenings;
+        if (debug_ != nullptr) {
+          std::string changed;
+          for (std::size_t i = 0; i < y.size() && changed.size() < 400; ++i) {
+            if ((*at(succ.pc).dead)[i]) continue;
+            const auto lo = at(succ.pc).lowest(i), hi = at(succ.pc).highest(i);
+            if ((lo && y[i] < *lo) || (hi && y[i] > *hi)) changed += fmt::format(" {}={}", (*debug_)[i], y[i]);
+          }
+          for (const LinearFact& f : at(succ.pc).equalities) {
+            if (mentions_dead(f, at(succ.pc).dead)) continue;
+            std::int64_t sum = 0;
+            std::string text;
+            for (const auto& [i, c] : f.terms) {
+              sum += c * y[static_cast<std::size_t>(i)];
+              text += fmt::format("{}*{} ", c, (*debug_)[static_cast<std::size_t>(i)]);
+            }
+            if (sum != f.constant && changed.size() < 600) changed += fmt::format(" [{}= {} but {}]", text, f.constant, sum);
+          }
+          const std::size_t rank = at(succ.pc).hull.rank();
+          const std::size_t parts = at(succ.pc).parts.size();
+          fmt::print(stderr, "weaken {} -> {}: rank {}{} parts {}{}\n", pc, succ.pc, rank, "", parts, changed);
+        }
+        if (!at(succ.pc).weaken(y, &global_low_, &global_high_)) {
+          top_[static_cast<std::size_t>(succ.pc)] = true;  // should not happen: keep it sound
+        }
+        enqueue(succ.pc);
+      }
+    }
+  }
+  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return stats;
+}
+
+std::vector<std::string> Invariants::describe(std::int32_t pc, const std::vector<std::string>& names) const {
+  std::vector<std::string> out;
+  const PositionInvariant& inv = at(pc);
+  if (!inv.reached()) return {"false (unreachable)"};
+  if (top_[static_cast<std::size_t>(pc)]) return {"true"};
+  for (const LinearFact& f : inv.equalities) {
+    if (mentions_dead(f, inv.dead)) continue;
+    std::string text;
+    for (const auto& [i, c] : f.terms) {
+      const std::string& name = names[static_cast<std::size_t>(i)];
+      if (text.empty()) {
+        text = c == 1 ? name : c == -1 ? "-" + name : fmt::format("{}*{}", c, name);
+      } else {
+        text += c == 1 ? " + " + name
+                : c == -1 ? " - " + name
+                          : fmt::format(" {} {}*{}", c < 0 ? "-" : "+", c < 0 ? -c : c, name);
+      }
+    }
+    out.push_back(fmt::format("{} = {}", text, f.constant));
+  }
+  for (const auto& [key, part] : inv.parts) {
+    std::string prefix;
+    if (!key.empty()) {
+      std::vector<std::string> terms;
+      for (std::size_t k = 0; k < key.size(); ++k) {
+        terms.push_back(fmt::format("{} = {}", names[static_cast<std::size_t>(inv.key_dims[k])], key[k]));
+      }
+      prefix = fmt::format("when {}: ", fmt::join(terms, ", "));
+    }
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (inv.dead != nullptr && (*inv.dead)[i]) continue;
+      const bool lo = part.has_low[i], hi = part.has_high[i];
+      if (lo && hi && part.low[i] == part.high[i]) continue;  // an equality above
+      if (lo && hi) {
+        out.push_back(fmt::format("{}{} <= {} <= {}", prefix, part.low[i], names[i], part.high[i]));
+      } else if (lo) {
+        out.push_back(fmt::format("{}{} >= {}", prefix, names[i], part.low[i]));
+      } else if (hi) {
+        out.push_back(fmt::format("{}{} <= {}", prefix, names[i], part.high[i]));
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace rulebook::verifier

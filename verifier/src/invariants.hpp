@@ -1,0 +1,128 @@
+// Invariants per control position, guessed from the states of simulated games and proved
+// inductive by Z3 ("guess from runs, prove with Z3"): the affine hull of the sampled states
+// (its equalities) and the range of every variable. A candidate that an instruction does not
+// preserve is weakened by the state Z3 finds (the hull takes the state in, a bound it breaks
+// is dropped) until every instruction preserves the invariants of its successors. What is
+// left is proved: an over-approximation of every reachable state at that position.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include <gmpxx.h>
+#include <z3++.h>
+
+#include "symbolic.hpp"
+
+namespace rulebook::verifier {
+
+// One linear fact: sum(coefficient * x[index]) == constant (or >= constant).
+struct LinearFact {
+  std::vector<std::pair<std::int32_t, std::int64_t>> terms;
+  std::int64_t constant = 0;
+  bool equality = true;
+};
+
+// The affine hull of a set of integer points: a base point and the span of the differences,
+// kept in reduced row echelon form over exact rationals (GMP), so that no elimination can
+// overflow.
+class AffineHull {
+ public:
+  explicit AffineHull(std::size_t dimension = 0) : dimension_(dimension) {}
+  // Returns true if the point was outside the hull (the hull grew).
+  bool add(const std::vector<std::int64_t>& point);
+  [[nodiscard]] bool empty() const { return !base_; }
+  [[nodiscard]] std::size_t rank() const { return rows_.size(); }
+  // The equalities every point of the hull satisfies (a basis; equalities whose integer
+  // coefficients do not fit 64 bits are left out, which is sound).
+  [[nodiscard]] std::vector<LinearFact> equalities() const;
+
+ private:
+  std::size_t dimension_;
+  std::optional<std::vector<std::int64_t>> base_;
+  std::vector<std::vector<mpq_class>> rows_;  // each row's pivot is 1, zero in the other rows
+  std::vector<std::size_t> pivots_;
+};
+
+// The ranges of the variables in the states with one value of a position's key.
+struct InvariantPart {
+  std::vector<std::int64_t> low, high;       // per variable
+  std::vector<bool> has_low, has_high;       // bounds still kept
+};
+
+// The candidate invariant at one control position: the affine hull of its states, and the
+// ranges of the variables split by the value of the key (the players a walk over the table
+// has still to visit, a choice just made): the ranges before and after a player's turn
+// differ, and "the players already visited hold no notes" is a range of one part.
+struct PositionInvariant {
+  std::size_t dimension = 0;
+  AffineHull hull;
+  std::vector<LinearFact> equalities;        // from the hull, refreshed when it grows
+  std::vector<std::int32_t> key_dims;
+  std::map<std::vector<std::int64_t>, InvariantPart> parts;
+  std::size_t samples = 0;
+  const std::vector<bool>* dead = nullptr;   // dimensions left out (stale locals)
+  [[nodiscard]] bool reached() const { return !parts.empty(); }
+  void add(const std::vector<std::int64_t>& point);    // a sampled state
+  void widen(const std::vector<std::int64_t>& point);  // a sampled state: ranges only
+  // A state Z3 found: the hull of its part grows; a broken bound widens to the range the
+  // variable has anywhere in the sampled games when the state is within it, else it goes.
+  // A state with a new key starts a new part.
+  bool weaken(const std::vector<std::int64_t>& point, const std::vector<std::int64_t>* global_low = nullptr,
+              const std::vector<std::int64_t>* global_high = nullptr);
+  // The range of variable i over all parts, if every part keeps it.
+  [[nodiscard]] std::optional<std::int64_t> lowest(std::size_t i) const;
+  [[nodiscard]] std::optional<std::int64_t> highest(std::size_t i) const;
+
+ private:
+  [[nodiscard]] std::vector<std::int64_t> key(const std::vector<std::int64_t>& point) const;
+  InvariantPart& part(const std::vector<std::int64_t>& point, bool& created);
+};
+
+z3::expr fact_term(z3::context& ctx, const LinearFact& fact, const std::vector<z3::expr>& state);
+
+// Invariants for every instruction of the program.
+class Invariants {
+ public:
+  Invariants(Encoder& encoder, const Layout& layout, std::size_t positions);
+  PositionInvariant& at(std::int32_t pc) { return positions_[static_cast<std::size_t>(pc)]; }
+  [[nodiscard]] const PositionInvariant& at(std::int32_t pc) const { return positions_[static_cast<std::size_t>(pc)]; }
+
+  // Weakens the candidates until they are inductive. Returns false if Z3 gave up on some
+  // query (then the invariants of the positions it could not decide are dropped to true,
+  // which keeps them sound).
+  struct Stats {
+    std::int64_t queries = 0;
+    std::int64_t weakenings = 0;
+    std::int64_t gave_up = 0;
+    double seconds = 0;
+  };
+  Stats make_inductive(unsigned timeout_ms);
+  // The state every game starts in, at its position.
+  void set_initial(std::int32_t pc, std::vector<std::int64_t> point) { initial_.emplace(pc, std::move(point)); }
+  // Prints every weakening with the facts it broke (for working on the encoding).
+  void debug(const std::vector<std::string>* names) { debug_ = names; }
+
+  // The invariant at pc over `state`; false when the position is unreachable.
+  [[nodiscard]] z3::expr formula(std::int32_t pc, const std::vector<z3::expr>& state) const;
+  [[nodiscard]] const Step& step(std::int32_t pc);
+  [[nodiscard]] const std::vector<z3::expr>& state() const { return state_; }
+  // A readable list of the facts at pc.
+  [[nodiscard]] std::vector<std::string> describe(std::int32_t pc, const std::vector<std::string>& names) const;
+
+ private:
+  Encoder& encoder_;
+  std::vector<PositionInvariant> positions_;
+  std::vector<std::optional<Step>> steps_;
+  std::vector<bool> top_;  // given up on: true
+  std::vector<z3::expr> state_;
+  std::optional<std::pair<std::int32_t, std::vector<std::int64_t>>> initial_;
+  std::vector<std::int64_t> global_low_, global_high_;
+  const std::vector<std::string>* debug_ = nullptr;
+};
+
+}  // namespace rulebook::verifier

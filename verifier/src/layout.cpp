@@ -1,0 +1,470 @@
+#include "layout.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "liveness.hpp"
+
+#include <fmt/format.h>
+
+namespace rulebook::verifier {
+
+namespace {
+
+namespace ast = grammar::ast;
+using ri::ExprOp;
+using ri::Kind;
+using ri::Value;
+
+constexpr std::int32_t kEnumSuit = 0, kEnumColor = 1, kEnumKind = 2;
+
+std::optional<std::int64_t> as_int(const std::optional<Value>& v) {
+  if (!v || (v->kind == Kind::kSet || v->kind == Kind::kZone)) return std::nullopt;
+  return v->scalar;
+}
+
+}  // namespace
+
+std::optional<Value> static_value(const ri::Ir& ir, const Setting& setting, ri::ExprId id, StaticEnv& env) {
+  const ri::ExprNode& n = ir.exprs[static_cast<std::size_t>(id)];
+  auto kid = [&](std::size_t i) { return static_value(ir, setting, n.kids[i], env); };
+  switch (n.op) {
+    case ExprOp::kConst: return n.constant;
+    case ExprOp::kLocal: {
+      const auto it = env.find(n.index);
+      if (it == env.end()) return std::nullopt;
+      return it->second;
+    }
+    case ExprOp::kOption: return setting.options[static_cast<std::size_t>(n.index)];
+    case ExprOp::kNumPlayers: return Value::integer(setting.players);
+    case ExprOp::kNumSeats: return Value::integer(setting.seats);
+    case ExprOp::kNot: {
+      const auto v = as_int(kid(0));
+      if (!v) return std::nullopt;
+      return Value::boolean(*v == 0);
+    }
+    case ExprOp::kNeg: {
+      const auto v = as_int(kid(0));
+      if (!v) return std::nullopt;
+      return Value::integer(-*v);
+    }
+    case ExprOp::kCond: {
+      const auto c = as_int(kid(0));
+      if (!c) return std::nullopt;
+      return *c != 0 ? kid(1) : kid(2);
+    }
+    case ExprOp::kSetLit: {
+      std::vector<std::int64_t> items;
+      Kind kind = Kind::kNone;
+      std::int32_t enum_id = -1;
+      for (std::size_t i = 0; i < n.kids.size(); ++i) {
+        const auto v = kid(i);
+        if (!v || v->kind == Kind::kSet || v->kind == Kind::kZone) return std::nullopt;
+        kind = v->kind;
+        enum_id = v->enum_id;
+        items.push_back(v->scalar);
+      }
+      std::sort(items.begin(), items.end());
+      items.erase(std::unique(items.begin(), items.end()), items.end());
+      return Value::set(kind, std::move(items), enum_id);
+    }
+    case ExprOp::kDef: {
+      const ri::DefInfo& def = ir.defs[static_cast<std::size_t>(n.index)];
+      StaticEnv inner = env;
+      for (std::size_t i = 0; i < n.kids.size(); ++i) {
+        auto v = kid(i);
+        if (!v) return std::nullopt;
+        inner[def.params[i]] = *v;
+      }
+      return static_value(ir, setting, def.body, inner);
+    }
+    case ExprOp::kBuiltin: {
+      const auto b = static_cast<ri::Builtin>(n.sub);
+      if (b != ri::Builtin::kRank && b != ri::Builtin::kSuit && b != ri::Builtin::kColor && b != ri::Builtin::kKind) {
+        if (b == ri::Builtin::kMax || b == ri::Builtin::kMin) {
+          const auto x = as_int(kid(0)), y = as_int(kid(1));
+          if (!x || !y) return std::nullopt;
+          return Value::integer(b == ri::Builtin::kMax ? std::max(*x, *y) : std::min(*x, *y));
+        }
+        return std::nullopt;
+      }
+      const auto c = kid(0);
+      if (!c || c->kind != Kind::kCard || c->scalar < 0) return std::nullopt;
+      const ri::CardInfo& card = setting.cards[static_cast<std::size_t>(c->scalar)];
+      switch (b) {
+        case ri::Builtin::kRank: return Value::integer(card.rank);
+        case ri::Builtin::kSuit: return Value::enumeration(kEnumSuit, card.suit);
+        case ri::Builtin::kColor: return Value::enumeration(kEnumColor, card.color);
+        default: return Value::enumeration(kEnumKind, card.kind);
+      }
+    }
+    case ExprOp::kBinary: {
+      const auto op = static_cast<ast::BinaryOp>(n.sub);
+      const auto a = kid(0);
+      if (!a) return std::nullopt;
+      if (op == ast::BinaryOp::kAnd && a->kind != Kind::kSet && a->scalar == 0) return Value::boolean(false);
+      if (op == ast::BinaryOp::kOr && a->kind != Kind::kSet && a->scalar != 0) return Value::boolean(true);
+      const auto b = kid(1);
+      if (!b) return std::nullopt;
+      if (op == ast::BinaryOp::kEq) return Value::boolean(ri::equal(*a, *b));
+      if (op == ast::BinaryOp::kNe) return Value::boolean(!ri::equal(*a, *b));
+      if (op == ast::BinaryOp::kIn || op == ast::BinaryOp::kNotIn) {
+        if (b->kind != Kind::kSet || a->kind == Kind::kSet) return std::nullopt;
+        const bool found = std::binary_search(b->items.begin(), b->items.end(), a->scalar);
+        return Value::boolean(op == ast::BinaryOp::kIn ? found : !found);
+      }
+      if (a->kind == Kind::kSet || b->kind == Kind::kSet || a->kind == Kind::kZone || b->kind == Kind::kZone) {
+        return std::nullopt;
+      }
+      const std::int64_t x = a->scalar, y = b->scalar;
+      switch (op) {
+        case ast::BinaryOp::kAnd:
+        case ast::BinaryOp::kOr: return Value::boolean(y != 0);
+        case ast::BinaryOp::kLt: return Value::boolean(x < y);
+        case ast::BinaryOp::kLe: return Value::boolean(x <= y);
+        case ast::BinaryOp::kGt: return Value::boolean(x > y);
+        case ast::BinaryOp::kGe: return Value::boolean(x >= y);
+        case ast::BinaryOp::kAdd: return Value::integer(x + y);
+        case ast::BinaryOp::kSub: return Value::integer(x - y);
+        case ast::BinaryOp::kMul: return Value::integer(x * y);
+        case ast::BinaryOp::kDiv:
+          if (y == 0) return std::nullopt;
+          return Value::integer(x / y);
+        case ast::BinaryOp::kMod:
+          if (y == 0) return std::nullopt;
+          return Value::integer(x % y);
+        default: return std::nullopt;
+      }
+    }
+    default: return std::nullopt;
+  }
+}
+
+namespace {
+
+bool card_domain(const ri::Ir& ir, ri::ExprId id) {
+  const ri::ExprNode& n = ir.exprs[static_cast<std::size_t>(id)];
+  if (n.op == ExprOp::kZone || n.op == ExprOp::kAllCards) return true;
+  if (n.op == ExprOp::kComprehension) return card_domain(ir, n.kids[0]);
+  return false;
+}
+
+// Collects the boolean parts of a filter over a card that depend on the card's attributes
+// only and tell some cards apart.
+void split_predicates(const ri::Ir& ir, const Setting& setting, ri::ExprId id, ri::Slot slot,
+                      std::vector<std::pair<ri::ExprId, ri::Slot>>& out) {
+  if (id < 0) return;
+  StaticEnv env;
+  bool all_static = true;
+  bool seen_true = false, seen_false = false;
+  for (std::size_t c = 0; c < setting.cards.size() && all_static; ++c) {
+    env[slot] = Value::card(static_cast<std::int64_t>(c));
+    const auto v = as_int(static_value(ir, setting, id, env));
+    if (!v) {
+      all_static = false;
+    } else {
+      (*v != 0 ? seen_true : seen_false) = true;
+    }
+  }
+  if (all_static) {
+    if (seen_true && seen_false) out.emplace_back(id, slot);
+    return;
+  }
+  const ri::ExprNode& n = ir.exprs[static_cast<std::size_t>(id)];
+  if (n.op == ExprOp::kNot || n.op == ExprOp::kCond ||
+      (n.op == ExprOp::kBinary && (static_cast<ast::BinaryOp>(n.sub) == ast::BinaryOp::kAnd ||
+                                   static_cast<ast::BinaryOp>(n.sub) == ast::BinaryOp::kOr))) {
+    for (const ri::ExprId k : n.kids) split_predicates(ir, setting, k, slot, out);
+  }
+}
+
+}  // namespace
+
+CardClasses card_classes(const ri::Ir& ir, const Setting& setting) {
+  std::vector<std::pair<ri::ExprId, ri::Slot>> predicates;
+  for (const ri::ExprNode& n : ir.exprs) {
+    if (n.op == ExprOp::kComprehension && card_domain(ir, n.kids[0])) {
+      split_predicates(ir, setting, n.kids[1], n.index, predicates);
+    } else if (n.op == ExprOp::kQuant && card_domain(ir, n.kids[0])) {
+      split_predicates(ir, setting, n.kids[1], n.index, predicates);
+    } else if (n.op == ExprOp::kFirst && card_domain(ir, n.kids[0])) {
+      split_predicates(ir, setting, n.kids[2], n.index, predicates);
+    }
+  }
+  for (const ri::Instr& in : ir.code) {
+    if (in.code == ri::OpCode::kChoose && in.d >= 0 && card_domain(ir, in.b)) {
+      split_predicates(ir, setting, in.d, in.a, predicates);
+    }
+  }
+  CardClasses classes;
+  std::map<std::vector<bool>, std::int32_t> by_signature;
+  for (std::size_t c = 0; c < setting.cards.size(); ++c) {
+    std::vector<bool> signature;
+    for (const auto& [p, slot] : predicates) {
+      StaticEnv env;
+      env[slot] = Value::card(static_cast<std::int64_t>(c));
+      const auto v = as_int(static_value(ir, setting, p, env));
+      signature.push_back(v && *v != 0);
+    }
+    auto [it, inserted] = by_signature.try_emplace(signature, classes.count());
+    if (inserted) {
+      classes.size.push_back(0);
+      classes.representative.push_back(static_cast<ri::CardId>(c));
+    }
+    classes.class_of.push_back(it->second);
+    ++classes.size[static_cast<std::size_t>(it->second)];
+  }
+  if (classes.size.empty()) {
+    classes.size.push_back(0);
+    classes.representative.push_back(-1);
+  }
+  for (const auto& [p, slot] : predicates) {
+    const grammar::SourceSpan& span = ir.exprs[static_cast<std::size_t>(p)].span;
+    classes.predicates.push_back(fmt::format("{}:{}", ir.file_paths.empty() ? "" : ir.file_paths[span.file], span.line));
+  }
+  return classes;
+}
+
+void observe_kinds(const ri::State& state, SlotKinds& kinds) {
+  auto note = [](Kind seen, Kind& kept) {
+    if (seen == Kind::kNone) return;
+    if (kept == Kind::kNone) {
+      kept = seen;
+    } else if (kept != seen) {
+      kept = Kind::kZone;  // conflicting: not kept
+    }
+  };
+  kinds.local.resize(state.locals.size(), Kind::kNone);
+  kinds.local_element.resize(state.locals.size(), Kind::kNone);
+  for (std::size_t i = 0; i < state.locals.size(); ++i) {
+    note(state.locals[i].kind, kinds.local[i]);
+    if (state.locals[i].kind == Kind::kSet) note(state.locals[i].element, kinds.local_element[i]);
+  }
+  kinds.var.resize(state.vars.size(), Kind::kNone);
+  for (std::size_t i = 0; i < state.vars.size(); ++i) note(state.vars[i].kind, kinds.var[i]);
+}
+
+namespace {
+bool scalar_kind(Kind k) { return k == Kind::kInt || k == Kind::kBool || k == Kind::kPlayer || k == Kind::kEnum; }
+}  // namespace
+
+Layout make_layout(const ri::Ir& ir, const Setting& setting, const CardClasses& classes, const SlotKinds& kinds) {
+  Layout layout;
+  layout.classes = classes.count();
+  layout.instances = ir.zone_instances;
+  layout.seats = setting.seats;
+  for (std::int32_t i = 0; i < ir.zone_instances; ++i) {
+    for (std::int32_t k = 0; k < layout.classes; ++k) {
+      std::string name = fmt::format("count({})", ir.instance_names[static_cast<std::size_t>(i)]);
+      if (layout.classes > 1) name += fmt::format("[class {}]", k);
+      layout.names.push_back(std::move(name));
+    }
+  }
+  layout.var_index.assign(static_cast<std::size_t>(ir.var_slots), -1);
+  for (const ri::VarInfo& v : ir.vars) {
+    const std::int32_t width = v.per_player ? setting.seats : 1;
+    for (std::int32_t p = 0; p < width; ++p) {
+      const auto slot = static_cast<std::size_t>(v.first_slot + p);
+      const Kind k = slot < kinds.var.size() ? kinds.var[slot] : Kind::kNone;
+      if (k != Kind::kNone && !scalar_kind(k)) continue;
+      layout.var_index[slot] = layout.size();
+      layout.names.push_back(v.per_player ? fmt::format("{}({})", v.name, p) : v.name);
+    }
+  }
+  for (const ri::Instr& in : ir.code) {
+    if (in.code == ri::OpCode::kSwapSeats) layout.seats_move = true;
+  }
+  if (layout.seats_move) {
+    for (std::int32_t p = 0; p < setting.seats; ++p) {
+      layout.seat_index.push_back(layout.size());
+      layout.names.push_back(fmt::format("seat_of({})", p));
+    }
+  }
+  const auto slots = static_cast<std::size_t>(ir.local_slots);
+  layout.local_shape.assign(slots, SlotShape::kUntracked);
+  layout.local_index.assign(slots, -1);
+  layout.list_position.assign(slots, -1);
+  layout.list_direction.assign(slots, 0);
+  std::vector<bool> is_list(slots, false);
+  for (std::size_t pc = 0; pc < ir.code.size(); ++pc) {
+    const ri::Instr& in = ir.code[pc];
+    if (in.code != ri::OpCode::kForInit) continue;
+    is_list[static_cast<std::size_t>(in.a)] = true;
+    layout.list_position[static_cast<std::size_t>(in.a)] = in.e;
+    // The walk order is kept unless seats can move while the loop runs.
+    const std::int32_t end = ir.code[pc + 1].target;
+    bool swaps = false;
+    for (std::int32_t q = static_cast<std::int32_t>(pc) + 1; q < end; ++q) {
+      swaps = swaps || ir.code[static_cast<std::size_t>(q)].code == ri::OpCode::kSwapSeats;
+    }
+    const bool counter = in.c == static_cast<std::int32_t>(grammar::ast::OrderKind::kCounterclockwise) + 1;
+    layout.list_direction[static_cast<std::size_t>(in.a)] = swaps ? 0 : counter ? -1 : 1;
+  }
+  const std::set<ri::Slot> bound = expression_slots(ir);
+  for (std::size_t s = 0; s < slots; ++s) {
+    if (bound.count(static_cast<ri::Slot>(s)) != 0) continue;  // lives inside one expression
+    const Kind k = s < kinds.local.size() ? kinds.local[s] : Kind::kNone;
+    const std::string where = s < ir.local_names.size() && !ir.local_names[s].empty()
+                                  ? fmt::format("local {}#{}", ir.local_names[s], s)
+                                  : fmt::format("local #{}", s);
+    if (is_list[s]) {
+      if (k != Kind::kSet) continue;
+      if (kinds.local_element[s] == Kind::kPlayer) {
+        layout.local_shape[s] = SlotShape::kPlayerList;
+        layout.local_index[s] = layout.size();
+        for (std::int32_t p = 0; p < setting.seats; ++p) layout.names.push_back(fmt::format("{}.to_visit({})", where, p));
+        layout.names.push_back(where + ".start_seat");
+      } else {
+        layout.local_shape[s] = SlotShape::kCountList;
+        layout.local_index[s] = layout.size();
+        layout.names.push_back(where + ".to_visit");
+      }
+    } else if (scalar_kind(k)) {
+      layout.local_shape[s] = SlotShape::kScalar;
+      layout.local_index[s] = layout.size();
+      layout.names.push_back(where);
+    } else if (k == Kind::kCard) {
+      layout.local_shape[s] = SlotShape::kCard;
+      layout.local_index[s] = layout.size();
+      layout.names.push_back(where + ".zone");
+      layout.names.push_back(where + ".class");
+    }
+  }
+  // Values read through a player: per player-valued dimension, each per-player zone's count
+  // and each per-player scalar variable.
+  layout.base_size = layout.size();
+  std::vector<std::pair<std::int32_t, std::string>> player_dims;
+  for (const ri::VarInfo& v : ir.vars) {
+    if (v.per_player) continue;
+    const auto slot = static_cast<std::size_t>(v.first_slot);
+    if (layout.var_index[slot] >= 0 && slot < kinds.var.size() && kinds.var[slot] == Kind::kPlayer) {
+      player_dims.emplace_back(layout.var_index[slot], v.name);
+    }
+  }
+  for (std::size_t s = 0; s < slots; ++s) {
+    if (layout.local_shape[s] == SlotShape::kScalar && kinds.local[s] == Kind::kPlayer) {
+      player_dims.emplace_back(layout.local_index[s], layout.names[static_cast<std::size_t>(layout.local_index[s])]);
+    }
+  }
+  for (const auto& [dim, name] : player_dims) {
+    for (std::size_t z = 0; z < ir.zones.size(); ++z) {
+      if (!ir.zones[z].per_player) continue;
+      layout.derived.push_back(Derived{dim, static_cast<std::int32_t>(z), -1});
+      layout.names.push_back(fmt::format("count({}({}))", ir.zones[z].name, name));
+    }
+    for (std::size_t v = 0; v < ir.vars.size(); ++v) {
+      const ri::VarInfo& info = ir.vars[v];
+      if (!info.per_player) continue;
+      bool kept = true;
+      for (std::int32_t p = 0; p < setting.seats; ++p) kept = kept && layout.var_index[static_cast<std::size_t>(info.first_slot + p)] >= 0;
+      if (!kept) continue;
+      layout.derived.push_back(Derived{dim, -1, static_cast<std::int32_t>(v)});
+      layout.names.push_back(fmt::format("{}({})", info.name, name));
+    }
+  }
+  // Per position, the dimensions of locals that are not live there.
+  const std::vector<std::set<ri::Slot>> live = live_locals(ir);
+  layout.dead.assign(ir.code.size(), std::vector<bool>(static_cast<std::size_t>(layout.size()), false));
+  for (std::size_t pc = 0; pc < ir.code.size(); ++pc) {
+    std::vector<bool>& dead = layout.dead[pc];
+    for (std::size_t s = 0; s < slots; ++s) {
+      if (layout.local_index[s] < 0 || live[pc].count(static_cast<ri::Slot>(s)) != 0) continue;
+      std::int32_t width = 1;
+      if (layout.local_shape[s] == SlotShape::kCard) width = 2;
+      if (layout.local_shape[s] == SlotShape::kPlayerList) width = setting.seats + 1;
+      for (std::int32_t i = 0; i < width; ++i) dead[static_cast<std::size_t>(layout.local_index[s] + i)] = true;
+      // A for-each list's position goes with the list.
+      if (layout.list_position[s] >= 0 && layout.local_index[static_cast<std::size_t>(layout.list_position[s])] >= 0 &&
+          live[pc].count(layout.list_position[s]) == 0) {
+        dead[static_cast<std::size_t>(layout.local_index[static_cast<std::size_t>(layout.list_position[s])])] = true;
+      }
+    }
+    for (std::size_t i = 0; i < layout.derived.size(); ++i) {
+      if (dead[static_cast<std::size_t>(layout.derived[i].player_dim)]) dead[static_cast<std::size_t>(layout.base_size) + i] = true;
+    }
+  }
+  // The invariant of a position inside walks over the players splits by who is still to
+  // be visited.
+  layout.key_dims.assign(ir.code.size(), {});
+  for (std::size_t pc = 0; pc < ir.code.size(); ++pc) {
+    for (std::size_t s = 0; s < slots; ++s) {
+      if (live[pc].count(static_cast<ri::Slot>(s)) == 0) continue;
+      if (layout.local_shape[s] == SlotShape::kPlayerList) {
+        for (std::int32_t p = 0; p < setting.seats; ++p) layout.key_dims[pc].push_back(layout.local_index[s] + p);
+      } else if (layout.local_shape[s] == SlotShape::kScalar && (kinds.local[s] == Kind::kBool || kinds.local[s] == Kind::kEnum)) {
+        // A choice just made (an action, a yes or no) decides what comes next.
+        layout.key_dims[pc].push_back(layout.local_index[s]);
+      }
+    }
+  }
+  return layout;
+}
+
+std::int64_t derived_value(const ri::Ir& ir, const Layout& layout, const Derived& d, const std::vector<std::int64_t>& x) {
+  const std::int64_t p = x[static_cast<std::size_t>(d.player_dim)];
+  if (p < 0 || p >= layout.seats) return 0;
+  if (d.zone >= 0) {
+    const std::int32_t instance = ir.zones[static_cast<std::size_t>(d.zone)].first_instance + static_cast<std::int32_t>(p);
+    std::int64_t total = 0;
+    for (std::int32_t k = 0; k < layout.classes; ++k) total += x[static_cast<std::size_t>(layout.count_index(instance, k))];
+    return total;
+  }
+  const ri::VarInfo& info = ir.vars[static_cast<std::size_t>(d.var)];
+  return x[static_cast<std::size_t>(layout.var_index[static_cast<std::size_t>(info.first_slot + p)])];
+}
+
+std::vector<std::int64_t> project(const ri::Ir& ir, const Layout& layout, const CardClasses& classes,
+                                  const ri::State& state) {
+  std::vector<std::int64_t> x(static_cast<std::size_t>(layout.size()), 0);
+  for (std::size_t i = 0; i < state.zones.size(); ++i) {
+    for (const ri::CardId c : state.zones[i]) {
+      ++x[static_cast<std::size_t>(layout.count_index(static_cast<std::int32_t>(i),
+                                                      classes.class_of[static_cast<std::size_t>(c)]))];
+    }
+  }
+  for (std::size_t s = 0; s < layout.var_index.size(); ++s) {
+    if (layout.var_index[s] >= 0) x[static_cast<std::size_t>(layout.var_index[s])] = state.vars[s].scalar;
+  }
+  for (std::size_t p = 0; p < layout.seat_index.size(); ++p) {
+    x[static_cast<std::size_t>(layout.seat_index[p])] = state.seat_of[p];
+  }
+  (void)ir;
+  for (std::size_t s = 0; s < layout.local_shape.size(); ++s) {
+    const auto at = static_cast<std::size_t>(layout.local_index[s]);
+    const Value& v = state.locals[s];
+    switch (layout.local_shape[s]) {
+      case SlotShape::kUntracked: break;
+      case SlotShape::kScalar: x[at] = v.kind == Kind::kNone ? -1 : v.scalar; break;
+      case SlotShape::kCard:
+        if (v.kind == Kind::kCard && v.scalar >= 0) {
+          x[at] = state.card_zone[static_cast<std::size_t>(v.scalar)];
+          x[at + 1] = classes.class_of[static_cast<std::size_t>(v.scalar)];
+        } else {
+          x[at] = -1;
+          x[at + 1] = -1;
+        }
+        break;
+      case SlotShape::kPlayerList:
+      case SlotShape::kCountList: {
+        const std::int64_t position =
+            state.locals[static_cast<std::size_t>(layout.list_position[s])].scalar;
+        const bool started = v.kind == Kind::kSet && position >= 0;
+        if (layout.local_shape[s] == SlotShape::kCountList) {
+          x[at] = started ? static_cast<std::int64_t>(v.items.size()) - position : 0;
+        } else if (started) {
+          for (std::size_t i = static_cast<std::size_t>(position); i < v.items.size(); ++i) {
+            x[at + static_cast<std::size_t>(v.items[i])] = 1;
+          }
+          if (!v.items.empty()) x[at + static_cast<std::size_t>(layout.seats)] = state.seat_of[static_cast<std::size_t>(v.items[0])];
+        }
+        break;
+      }
+    }
+  }
+  for (std::size_t i = 0; i < layout.derived.size(); ++i) {
+    x[static_cast<std::size_t>(layout.base_size) + i] = derived_value(ir, layout, layout.derived[i], x);
+  }
+  return x;
+}
+
+}  // namespace rulebook::verifier

@@ -1,0 +1,98 @@
+// The verifier's abstract state: what it keeps of a game as a vector of integers. Cards are
+// counted per zone instance and card class (cards that no fixed card predicate of the rules
+// tells apart); scalar variables, seats and the locals of the rules' control flow are kept as
+// they are; card identities, pile order, facing and sets held in variables are not kept.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "rulebook/interpreter/ir.hpp"
+#include "rulebook/interpreter/state.hpp"
+
+namespace rulebook::verifier {
+
+namespace ri = rulebook::interpreter;
+
+// What a fixed configuration (player count and options) makes constant.
+struct Setting {
+  std::int32_t players = 0;
+  std::int32_t seats = 0;
+  std::vector<ri::Value> options;
+  std::vector<ri::CardInfo> cards;
+};
+
+// Values of expressions that depend only on constants, options and card attributes: the
+// card predicates that define the classes, and card attributes of a class.
+using StaticEnv = std::unordered_map<ri::Slot, ri::Value>;
+std::optional<ri::Value> static_value(const ri::Ir& ir, const Setting& setting, ri::ExprId id, StaticEnv& env);
+
+struct CardClasses {
+  std::vector<std::int32_t> class_of;        // by card id
+  std::vector<std::int64_t> size;            // by class
+  std::vector<ri::CardId> representative;    // by class: its first card
+  std::vector<std::string> predicates;       // the predicates that split the deck (source text)
+  [[nodiscard]] std::int32_t count() const { return static_cast<std::int32_t>(size.size()); }
+};
+CardClasses card_classes(const ri::Ir& ir, const Setting& setting);
+
+// How a local slot is kept.
+enum class SlotShape : std::uint8_t {
+  kUntracked,   // not kept: reading it gives any value
+  kScalar,      // int, bool, player or enum: one integer
+  kCard,        // a card: its zone instance and class (-1, -1 for none)
+  kPlayerList,  // a for-each list of players: one 0/1 per player still to visit, and the seat
+                // the walk started at (the walk goes round the table from there)
+  kCountList,   // any other for-each list: how many elements are still to visit
+};
+
+// A value read through a player-valued variable: the number of cards of a per-player zone,
+// or a per-player variable, at that player (`count(hand(turn))`, `automated(p)`). Kept as an
+// extra dimension so that linear invariants can speak of it; 0 when the player is none.
+struct Derived {
+  std::int32_t player_dim = 0;  // the dimension holding the player
+  std::int32_t zone = -1;       // a per-player zone, or
+  std::int32_t var = -1;        // a per-player scalar variable
+};
+
+struct Layout {
+  std::int32_t classes = 0;
+  std::int32_t instances = 0;
+  std::int32_t seats = 0;
+  bool seats_move = false;                   // `swap seats` occurs: seat_of is kept
+  std::vector<std::int32_t> var_index;       // by var storage slot: index or -1
+  std::vector<std::int32_t> seat_index;      // by player: index of seat_of[p] (seats_move only)
+  std::vector<SlotShape> local_shape;        // by local slot
+  std::vector<std::int32_t> local_index;     // by local slot: first index or -1
+  std::vector<std::int32_t> list_position;   // by local slot: a for-each list's position slot
+  std::vector<std::int32_t> list_direction;  // by local slot: +1 clockwise, -1 counter-clockwise,
+                                             // 0 order not kept (seats move inside the loop)
+  std::vector<std::string> names;            // by index, for tables and invariants
+  std::int32_t base_size = 0;                // dimensions before the derived ones
+  std::vector<Derived> derived;              // dimensions base_size.. size()-1
+  std::vector<std::vector<bool>> dead;       // by position: dimensions of stale locals
+  std::vector<std::vector<std::int32_t>> key_dims;  // by position: dimensions that split the invariant
+  [[nodiscard]] std::int32_t size() const { return static_cast<std::int32_t>(names.size()); }
+  [[nodiscard]] std::int32_t count_index(std::int32_t instance, std::int32_t cls) const {
+    return instance * classes + cls;
+  }
+};
+
+// What sampled runs taught about the slots: the kind each local and variable holds.
+struct SlotKinds {
+  std::vector<ri::Kind> local;     // kNone: never seen, kSet/...: as seen; conflicting: kZone
+  std::vector<ri::Kind> local_element;
+  std::vector<ri::Kind> var;
+};
+void observe_kinds(const ri::State& state, SlotKinds& kinds);
+
+Layout make_layout(const ri::Ir& ir, const Setting& setting, const CardClasses& classes, const SlotKinds& kinds);
+
+// The abstract state of a concrete game.
+std::vector<std::int64_t> project(const ri::Ir& ir, const Layout& layout, const CardClasses& classes,
+                                  const ri::State& state);
+
+}  // namespace rulebook::verifier

@@ -1,0 +1,22 @@
+// Control flow facts of the IR: successors of each instruction and live locals.
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <vector>
+
+#include "rulebook/interpreter/ir.hpp"
+
+namespace rulebook::verifier {
+
+namespace ri = rulebook::interpreter;
+
+// Where control may go after each instruction (both ways of every test).
+std::vector<std::vector<std::int32_t>> static_successors(const ri::Ir& ir);
+// Slots bound inside expressions (comprehension variables, definition parameters): they
+// never carry a value from one instruction to the next.
+std::set<ri::Slot> expression_slots(const ri::Ir& ir);
+// Per position: the locals read before being written again.
+std::vector<std::set<ri::Slot>> live_locals(const ri::Ir& ir);
+
+}  // namespace rulebook::verifier

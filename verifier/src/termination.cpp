@@ -1,0 +1,551 @@
+// Termination: every loop of the setup and of a round ends (a ranking function: non-negative
+// at the loop head, never increased inside the loop, decreased on every iteration), the game
+// ends (a declared measure for the round loop), and the `terminates` claims. A loop with no
+// ranking function is searched for a lasso: a state that the game can return to exactly.
+#include <chrono>
+#include <functional>
+#include <set>
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+#include "context.hpp"
+#include "counterexample.hpp"
+#include "liveness.hpp"
+#include "rulebook/interpreter/agent.hpp"
+#include "rulebook/interpreter/simulate.hpp"
+
+namespace rulebook::verifier {
+
+namespace {
+
+struct Loop {
+  std::int32_t head = 0;  // the test at the top
+  std::int32_t back = 0;  // the jump back
+  std::int32_t label = -1;
+  bool game = false;      // the round loop
+};
+
+std::vector<Loop> find_loops(const ri::Ir& ir) {
+  std::vector<Loop> loops;
+  for (std::size_t j = 0; j < ir.code.size(); ++j) {
+    const ri::Instr& in = ir.code[j];
+    if (in.code != ri::OpCode::kJump || in.target > static_cast<std::int32_t>(j)) continue;
+    Loop loop;
+    loop.head = in.target;
+    loop.back = static_cast<std::int32_t>(j);
+    loop.game = in.target == ir.round_start;
+    loop.label = ir.code[static_cast<std::size_t>(in.target)].rule;
+    loops.push_back(loop);
+  }
+  return loops;
+}
+
+using Measure = std::function<z3::expr(const std::vector<z3::expr>&, const std::string&, Step&)>;
+
+class Termination {
+ public:
+  Termination(const Context& ctx) : ctx_(ctx), loops_(find_loops(ctx.ir)), succ_(static_successors(ctx.ir)) {}
+
+  const std::vector<Loop>& loops() const { return loops_; }
+
+  std::string describe(const Loop& loop) const {
+    const std::string where = ctx_.where(ctx_.ir.code[static_cast<std::size_t>(loop.head)].span);
+    if (loop.game) return "the round loop (the game)";
+    if (loop.label >= 0) return fmt::format("loop '{}' ({})", ctx_.ir.labels[static_cast<std::size_t>(loop.label)], where);
+    return fmt::format("loop at {}", where);
+  }
+
+  bool inside(const Loop& loop, std::int32_t pc) const { return pc >= loop.head && pc <= loop.back; }
+
+  // Positions every iteration passes: q such that the back jump cannot be reached from the
+  // head's body without q.
+  std::vector<std::int32_t> unavoidable(const Loop& loop) const {
+    std::vector<std::int32_t> out{loop.head};
+    for (std::int32_t q = loop.head + 1; q <= loop.back; ++q) {
+      std::vector<bool> seen(ctx_.ir.code.size(), false);
+      std::vector<std::int32_t> stack{loop.head + 1};
+      bool reached = false;
+      while (!stack.empty() && !reached) {
+        const std::int32_t p = stack.back();
+        stack.pop_back();
+        if (p == q || !inside(loop, p) || p == loop.head || seen[static_cast<std::size_t>(p)]) continue;
+        seen[static_cast<std::size_t>(p)] = true;
+        if (p == loop.back) reached = true;
+        for (const std::int32_t s : succ_[static_cast<std::size_t>(p)]) stack.push_back(s);
+      }
+      if (!reached) out.push_back(q);
+    }
+    return out;
+  }
+
+  // Checks a ranking function; on failure `why` says which condition failed.
+  bool ranks(const Loop& loop, const Measure& m, std::string& why) {
+    const auto& x = ctx_.invariants.state();
+    // (a) non-negative at the head whenever the body is entered.
+    {
+      Invariants& inv = ctx_.invariants;
+      const Step& head = inv.step(loop.head);
+      for (const Successor& s : head.successors) {
+        if (s.pc != loop.head + 1 || loop.game) continue;
+        Step scratch;
+        const z3::expr v = m(x, fmt::format("m{}a", loop.head), scratch);
+        std::vector<z3::expr> facts{inv.formula(loop.head, x), s.guard, v < 0};
+        facts.insert(facts.end(), head.assumptions.begin(), head.assumptions.end());
+        facts.insert(facts.end(), scratch.assumptions.begin(), scratch.assumptions.end());
+        if (ctx_.check(facts) != z3::unsat) {
+          why = "it can be negative at the loop head";
+          return false;
+        }
+      }
+      if (loop.game) {
+        Step scratch;
+        const z3::expr v = m(x, fmt::format("m{}a", loop.head), scratch);
+        std::vector<z3::expr> facts{inv.formula(loop.head, x), v < 0};
+        facts.insert(facts.end(), scratch.assumptions.begin(), scratch.assumptions.end());
+        if (ctx_.check(facts) != z3::unsat) {
+          why = "it can be negative when a round starts";
+          return false;
+        }
+      }
+    }
+    // (b) never increased inside the loop; (c) decreased at some position every iteration passes.
+    const std::vector<std::int32_t> cuts = unavoidable(loop);
+    bool decreased = false;
+    std::string decreased_at;
+    for (std::int32_t pc = loop.head; pc <= loop.back; ++pc) {
+      if (!ctx_.invariants.at(pc).reached()) continue;
+      const Step& step = ctx_.invariants.step(pc);
+      const bool cut = std::find(cuts.begin(), cuts.end(), pc) != cuts.end();
+      bool strict_here = cut;
+      bool checked = false;
+      for (const Successor& s : step.successors) {
+        if (!inside(loop, s.pc) || (s.pc == loop.head && pc != loop.back)) continue;
+        if (pc == loop.back) continue;  // the jump back changes nothing
+        Step scratch;
+        const z3::expr before = m(x, fmt::format("m{}b{}", loop.head, pc), scratch);
+        const z3::expr after = m(step.next, fmt::format("m{}c{}", loop.head, pc), scratch);
+        std::vector<z3::expr> base{ctx_.invariants.formula(pc, x), s.guard};
+        base.insert(base.end(), step.assumptions.begin(), step.assumptions.end());
+        base.insert(base.end(), step.continues.begin(), step.continues.end());
+        base.insert(base.end(), scratch.assumptions.begin(), scratch.assumptions.end());
+        checked = true;
+        std::vector<z3::expr> up = base;
+        up.push_back(after > before);
+        if (ctx_.check(up) != z3::unsat) {
+          why = fmt::format("it can increase at {}", ctx_.where(ctx_.ir.code[static_cast<std::size_t>(pc)].span));
+          return false;
+        }
+        if (strict_here) {
+          std::vector<z3::expr> same = base;
+          same.push_back(after >= before);
+          if (ctx_.check(same) != z3::unsat) strict_here = false;
+        }
+      }
+      if (strict_here && checked && !decreased) {
+        decreased = true;
+        decreased_at = ctx_.where(ctx_.ir.code[static_cast<std::size_t>(pc)].span);
+      }
+    }
+    if (!decreased) {
+      why = "no step that every iteration passes decreases it";
+      return false;
+    }
+    why = "decreases at " + decreased_at;
+    return true;
+  }
+
+  // The measure of a built-in loop: iterations left.
+  std::optional<std::pair<Measure, std::string>> builtin_measure(const Loop& loop) const {
+    const ri::Instr& head = ctx_.ir.code[static_cast<std::size_t>(loop.head)];
+    const Layout& layout = ctx_.layout;
+    if (head.code == ri::OpCode::kRepeatNext) {
+      const std::int32_t index = layout.local_index[static_cast<std::size_t>(head.a)];
+      if (index < 0) return std::nullopt;
+      return std::make_pair(Measure([index](const std::vector<z3::expr>& s, const std::string&, Step&) {
+                              return s[static_cast<std::size_t>(index)];
+                            }),
+                            std::string("the repetitions left"));
+    }
+    if (head.code == ri::OpCode::kForNext) {
+      const auto slot = static_cast<std::size_t>(head.a);
+      const std::int32_t index = layout.local_index[slot];
+      if (index < 0) return std::nullopt;
+      const std::int32_t width = layout.local_shape[slot] == SlotShape::kPlayerList ? layout.seats : 1;
+      return std::make_pair(Measure([index, width](const std::vector<z3::expr>& s, const std::string&, Step&) {
+                              z3::expr sum = s[static_cast<std::size_t>(index)];
+                              for (std::int32_t i = 1; i < width; ++i) sum = sum + s[static_cast<std::size_t>(index + i)];
+                              return sum;
+                            }),
+                            std::string("the elements left to visit"));
+    }
+    return std::nullopt;
+  }
+
+  Measure expression_measure(ri::ExprId id) const {
+    Encoder& enc = ctx_.encoder;
+    return [&enc, id](const std::vector<z3::expr>& s, const std::string& prefix, Step& step) {
+      z3::expr v = enc.value(id, s, prefix, step);
+      if (v.is_bool()) v = z3::ite(v, enc.context().int_val(1), enc.context().int_val(0));
+      return v;
+    };
+  }
+
+  // Candidate ranking functions from the variables the loop writes and their bounds.
+  std::vector<std::pair<Measure, std::string>> templates(const Loop& loop) {
+    std::vector<bool> written(static_cast<std::size_t>(ctx_.layout.size()), false);
+    for (std::int32_t pc = loop.head; pc <= loop.back; ++pc) {
+      if (!ctx_.invariants.at(pc).reached()) continue;
+      const Step& step = ctx_.invariants.step(pc);
+      for (std::size_t i = 0; i < written.size(); ++i) written[i] = written[i] || step.written[i];
+    }
+    std::vector<std::pair<Measure, std::string>> out;
+    const PositionInvariant& head = ctx_.invariants.at(loop.head);
+    if (!head.reached()) return out;
+    for (std::size_t i = 0; i < written.size(); ++i) {
+      // Scalar variables only (counts and loop state have their own measures).
+      if (!written[i] || ctx_.layout.names[i].starts_with("local ") || ctx_.layout.names[i].starts_with("count(") ||
+          static_cast<std::int32_t>(i) >= ctx_.layout.base_size) {
+        continue;
+      }
+      z3::context& z = ctx_.z3;
+      if (const auto lowest = head.lowest(i)) {
+        const std::int64_t low = *lowest;
+        out.emplace_back([i, low, &z](const std::vector<z3::expr>& s, const std::string&, Step&) {
+          return s[i] - z.int_val(static_cast<int64_t>(low));
+        }, fmt::format("{} - {}", ctx_.layout.names[i], low));
+      }
+      if (const auto highest = head.highest(i)) {
+        const std::int64_t high = *highest;
+        out.emplace_back([i, high, &z](const std::vector<z3::expr>& s, const std::string&, Step&) {
+          return z.int_val(static_cast<int64_t>(high)) - s[i];
+        }, fmt::format("{} - {}", high, ctx_.layout.names[i]));
+      }
+    }
+    return out;
+  }
+
+  // A lasso: from a decision inside the loop, moves that lead back to exactly the same state.
+  std::optional<Counterexample> lasso(const Loop& loop) {
+    const ri::Machine& machine = ctx_.machine;
+    if (live_.empty()) live_ = live_locals(ctx_.ir);
+    for (const ri::GameResult& game : ctx_.sampling.games) {
+      if (game.moves == 0) continue;
+      // Find the first decision of this game inside the loop.
+      ri::GameConfig config = ctx_.config;
+      config.seed = game.seed;
+      ri::State state = machine.start(config);
+      ri::RandomAgent agent(ri::agent_seed(game.seed));
+      while (!state.finished && !inside(loop, state.pc) && state.moves < ctx_.options.bound) {
+        machine.apply(state, agent.choose(machine.view(state, state.decision->player, agent.detail())));
+      }
+      if (state.finished || !inside(loop, state.pc)) continue;
+      const std::int64_t root_moves = state.moves;
+      std::vector<std::size_t> path;
+      std::unordered_set<std::uint64_t> visited;
+      std::int64_t budget = kLassoNodes;
+      symmetric_ = symmetric();
+      const std::vector<std::int64_t> root = state_key(state);
+      visited.insert(hash_key(root));
+      if (search(loop, root, state, path, visited, budget)) {
+        ri::GameConfig c = ctx_.config;
+        c.seed = game.seed;
+        Counterexample cex = replay_game(machine, c, root_moves, path, ctx_.layout, ctx_.classes,
+                                         fmt::format("after move {} the game is in the state it was in after move {}{}: "
+                                                     "these {} moves can repeat forever",
+                                                     root_moves + static_cast<std::int64_t>(path.size()), root_moves,
+                                                     symmetric_ ? " (up to exchanging cards that share every attribute)"
+                                                                : "",
+                                                     path.size()));
+        return cex;
+      }
+      return std::nullopt;  // one root is enough for a bounded search
+    }
+    return std::nullopt;
+  }
+
+  static constexpr std::int64_t kLassoNodes = 200000;
+
+ private:
+  // Cards of a class whose cards share every attribute cannot be told apart by the rules:
+  // states that differ only by exchanging such cards behave alike (the same moves exist up
+  // to the exchange), so a lasso may close up to such an exchange.
+  bool symmetric() const {
+    for (std::int32_t k = 0; k < ctx_.classes.count(); ++k) {
+      const ri::CardInfo* first = nullptr;
+      for (std::size_t c = 0; c < ctx_.setting.cards.size(); ++c) {
+        if (ctx_.classes.class_of[c] != k) continue;
+        const ri::CardInfo& info = ctx_.setting.cards[c];
+        if (first == nullptr) {
+          first = &info;
+        } else if (info.rank != first->rank || info.suit != first->suit || info.color != first->color ||
+                   info.kind != first->kind) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+  // A card as the rules see it: its class, zone and (in a pile) position; or its identity.
+  std::int64_t card_key(const ri::State& s, std::int64_t c) const {
+    if (!symmetric_ || c < 0) return c;
+    const auto card = static_cast<std::size_t>(c);
+    const std::int32_t zone = s.card_zone[card];
+    std::int64_t position = -1;
+    if (ctx_.ir.instance_is_pile[static_cast<std::size_t>(zone)] != 0) {
+      const auto& cards = s.zones[static_cast<std::size_t>(zone)];
+      position = std::find(cards.begin(), cards.end(), static_cast<ri::CardId>(c)) - cards.begin();
+    }
+    return ((static_cast<std::int64_t>(zone) * 1024 + ctx_.classes.class_of[card]) * 4096) + position + 1;
+  }
+  void value_key(const ri::State& s, const ri::Value& v, std::vector<std::int64_t>& key) const {
+    key.push_back(static_cast<std::int64_t>(v.kind));
+    if (v.kind == ri::Kind::kCard) {
+      key.push_back(card_key(s, v.scalar));
+    } else if (v.kind == ri::Kind::kSet && v.element == ri::Kind::kCard) {
+      std::vector<std::int64_t> items;
+      for (const std::int64_t c : v.items) items.push_back(card_key(s, c));
+      std::sort(items.begin(), items.end());
+      key.insert(key.end(), items.begin(), items.end());
+    } else {
+      key.push_back(v.scalar);
+      key.insert(key.end(), v.items.begin(), v.items.end());
+    }
+    key.push_back(-3);
+  }
+  std::vector<std::int64_t> state_key(const ri::State& s) const {
+    std::vector<std::int64_t> key{s.pc, s.holding ? 1 : 0, static_cast<std::int64_t>(s.held.size())};
+    for (std::size_t z = 0; z < s.zones.size(); ++z) {
+      key.push_back(-1);
+      std::vector<std::int64_t> cards;
+      for (const ri::CardId c : s.zones[z]) {
+        const std::int64_t id = symmetric_ ? ctx_.classes.class_of[static_cast<std::size_t>(c)] : c;
+        cards.push_back(id * 2 + s.card_face_up[static_cast<std::size_t>(c)]);
+      }
+      if (symmetric_ && ctx_.ir.instance_is_pile[z] == 0) std::sort(cards.begin(), cards.end());
+      key.insert(key.end(), cards.begin(), cards.end());
+    }
+    key.push_back(-2);
+    for (const ri::Value& v : s.vars) value_key(s, v, key);
+    key.insert(key.end(), s.seat_of.begin(), s.seat_of.end());
+    for (const ri::Slot slot : live_[static_cast<std::size_t>(s.pc)]) value_key(s, s.locals[static_cast<std::size_t>(slot)], key);
+    return key;
+  }
+  static std::uint64_t hash_key(const std::vector<std::int64_t>& key) {
+    std::uint64_t h = 1469598103934665603ULL;
+    for (const std::int64_t v : key) {
+      h ^= static_cast<std::uint64_t>(v);
+      h *= 1099511628211ULL;
+    }
+    return h;
+  }
+  bool search(const Loop& loop, const std::vector<std::int64_t>& root, const ri::State& state,
+              std::vector<std::size_t>& path, std::unordered_set<std::uint64_t>& visited, std::int64_t& budget) {
+    const std::int64_t depth_limit = std::min<std::int64_t>(ctx_.options.bound, 4 * ctx_.setting.seats + 4);
+    if (static_cast<std::int64_t>(path.size()) >= depth_limit) return false;
+    const std::size_t options = state.decision ? state.decision->options.size() : 0;
+    for (std::size_t i = 0; i < options; ++i) {
+      if (--budget < 0) return false;
+      ri::State next = state;
+      ctx_.machine.apply(next, i);
+      if (next.finished || !inside(loop, next.pc)) continue;
+      path.push_back(i);
+      const std::vector<std::int64_t> key = state_key(next);
+      if (key == root) return true;
+      if (visited.insert(hash_key(key)).second && search(loop, root, next, path, visited, budget)) return true;
+      path.pop_back();
+    }
+    return false;
+  }
+
+  const Context& ctx_;
+  std::vector<Loop> loops_;
+  std::vector<std::vector<std::int32_t>> succ_;
+  std::vector<std::set<ri::Slot>> live_;
+  bool symmetric_ = false;
+};
+
+// Rounds with at most this many instructions get candidate ranking functions from their
+// variables; longer ones only the declared measure.
+constexpr std::int32_t kShortRound = 60;
+
+Finding loop_finding(const Context& ctx, Termination& t, const Loop& loop, const std::string& property,
+                     std::optional<ri::ExprId> declared) {
+  const auto started = std::chrono::steady_clock::now();
+  Finding f;
+  f.property = property;
+  f.subject = t.describe(loop);
+  f.span = ctx.ir.code[static_cast<std::size_t>(loop.head)].span;
+  f.key = loop.game ? "game"
+          : loop.label >= 0 ? ctx.ir.labels[static_cast<std::size_t>(loop.label)]
+                            : fmt::format("line-{}", f.span.line);
+  f.where = ctx.where(f.span);
+  std::vector<std::pair<Measure, std::string>> candidates;
+  if (declared) {
+    const grammar::SourceSpan& span = ctx.ir.exprs[static_cast<std::size_t>(*declared)].span;
+    candidates.emplace_back(t.expression_measure(*declared), "the declared measure (" + ctx.where(span) + ")");
+  } else {
+    if (auto b = t.builtin_measure(loop)) candidates.push_back(*b);
+    // The round loop: the measure of a `terminates game by` claim, else the variables it
+    // writes (when the round is short enough for the checks to stay cheap).
+    if (loop.game) {
+      for (const ri::TerminationClaim& claim : ctx.ir.terminations) {
+        if (claim.target == ri::TerminationClaim::Target::kGame && claim.measure >= 0) {
+          candidates.emplace_back(t.expression_measure(claim.measure),
+                                  "the measure of `terminates game` (" + ctx.where(claim.span) + ")");
+        }
+      }
+    }
+    if (candidates.empty() && (!loop.game || loop.back - loop.head <= kShortRound)) {
+      auto more = t.templates(loop);
+      candidates.insert(candidates.end(), more.begin(), more.end());
+    }
+  }
+  std::vector<std::string> tried;
+  for (const auto& [measure, name] : candidates) {
+    std::string why;
+    if (t.ranks(loop, measure, why)) {
+      f.status = Status::kProved;
+      f.method = "ranking function checked by Z3 under the inductive invariants";
+      f.message = fmt::format("{} ends: ranking function {} ({})", f.subject, name, why);
+      f.details.push_back("ranking function: " + name);
+      f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      return f;
+    }
+    tried.push_back(fmt::format("{}: {}", name, why));
+  }
+  if (!declared && !loop.game) {
+    if (auto cex = t.lasso(loop)) {
+      f.status = Status::kRefuted;
+      f.method = "lasso: a reachable state the game returns to exactly (found by search, replayable)";
+      f.message = fmt::format("{} need not end: {}", f.subject, cex->violation);
+      f.counterexample = std::move(cex);
+      f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      return f;
+    }
+  }
+  f.status = Status::kUnknown;
+  f.method = "ranking functions checked by Z3; lasso search";
+  f.message = candidates.empty() ? fmt::format("{}: no ranking function to check", f.subject)
+                                 : fmt::format("{}: no candidate ranking function was proved", f.subject);
+  if (!declared && !loop.game) {
+    f.message += fmt::format(", and no lasso within {} moves ({} states searched)",
+                             std::min<std::int64_t>(ctx.options.bound, 4 * ctx.setting.seats + 4), Termination::kLassoNodes);
+  }
+  if (loop.game && candidates.empty()) f.message += " (declare `terminates game by MEASURE` to have one checked)";
+  if (tried.size() > 6) {
+    const std::size_t more = tried.size() - 6;
+    tried.resize(6);
+    tried.push_back(fmt::format("... and {} more candidates", more));
+  }
+  f.details = tried;
+  f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return f;
+}
+
+}  // namespace
+
+void check_termination(const Context& ctx, std::vector<Finding>& out, bool rounds, bool game, bool claims) {
+  Termination t(ctx);
+  std::vector<Finding> loop_results;
+  std::optional<Finding> game_result;
+  for (const Loop& loop : t.loops()) {
+    if (!ctx.invariants.at(loop.head).reached()) continue;
+    if (loop.game) {
+      if (game) game_result = loop_finding(ctx, t, loop, "game-termination", std::nullopt);
+      continue;
+    }
+    if (rounds || claims || game) loop_results.push_back(loop_finding(ctx, t, loop, "round-termination", std::nullopt));
+  }
+  if (rounds) {
+    for (const Finding& f : loop_results) out.push_back(f);
+    if (loop_results.empty()) {
+      Finding f;
+      f.property = "round-termination";
+      f.status = Status::kProved;
+      f.method = "the rules have no loop besides the round loop";
+      f.message = "a round runs straight through";
+      out.push_back(f);
+    }
+  }
+  if (game_result) {
+    // A bound on the number of rounds ends the game only if every round ends.
+    const Finding* open_round = nullptr;
+    for (const Finding& f : loop_results) {
+      if (f.status == Status::kRefuted || (f.status == Status::kUnknown && open_round == nullptr)) open_round = &f;
+    }
+    if (game_result->status == Status::kProved && open_round != nullptr) {
+      if (open_round->status == Status::kRefuted) {
+        game_result->status = Status::kRefuted;
+        game_result->method = open_round->method;
+        game_result->message = fmt::format("the game need not end: {}", open_round->message);
+        game_result->counterexample = open_round->counterexample;
+      } else {
+        game_result->status = Status::kUnknown;
+        game_result->message = fmt::format("the number of rounds is bounded ({}), but {} is not proved to end",
+                                           game_result->details.empty() ? "ranking function" : game_result->details.front(),
+                                           open_round->subject);
+      }
+    }
+    if (game_result->status == Status::kUnknown && !game_result->counterexample) {
+      for (const Finding& f : loop_results) {
+        if (f.status != Status::kRefuted) continue;
+        game_result->status = Status::kRefuted;
+        game_result->method = f.method;
+        game_result->message = fmt::format("the game need not end: {}", f.message);
+        game_result->counterexample = f.counterexample;
+        break;
+      }
+    }
+    out.push_back(*game_result);
+  }
+  if (!claims) return;
+  for (const ri::TerminationClaim& claim : ctx.ir.terminations) {
+    Finding f;
+    f.property = "terminates";
+    f.subject = claim.name;
+    f.key = claim.name;
+    f.span = claim.span;
+    f.where = ctx.where(claim.span);
+    std::vector<const Loop*> covered;
+    for (const Loop& loop : t.loops()) {
+      const bool match = claim.target == ri::TerminationClaim::Target::kGame ? loop.game
+                         : claim.target == ri::TerminationClaim::Target::kRound
+                             ? !loop.game
+                             : (!loop.game && loop.label == claim.label &&
+                                ctx.ir.code[static_cast<std::size_t>(loop.head)].rule == claim.label &&
+                                (loop.head == 0 || ctx.ir.code[static_cast<std::size_t>(loop.head) - 1].rule == claim.label ||
+                                 true));
+      if (match && ctx.invariants.at(loop.head).reached()) covered.push_back(&loop);
+    }
+    if (claim.target == ri::TerminationClaim::Target::kLoop && covered.size() > 1) {
+      // The labelled loop is the outermost loop carrying the label.
+      const Loop* outer = covered.front();
+      for (const Loop* l : covered) {
+        if (l->head < outer->head) outer = l;
+      }
+      covered = {outer};
+    }
+    Status status = Status::kProved;
+    std::vector<std::string> details;
+    for (const Loop* loop : covered) {
+      const bool use_measure = claim.measure >= 0 && claim.target != ri::TerminationClaim::Target::kRound;
+      Finding r = loop_finding(ctx, t, *loop, "terminates",
+                               use_measure ? std::optional<ri::ExprId>(claim.measure) : std::nullopt);
+      if (r.status == Status::kRefuted) status = Status::kRefuted;
+      if (r.status == Status::kUnknown && status == Status::kProved) status = Status::kUnknown;
+      details.push_back(fmt::format("{}: {}", status_name(r.status), r.message));
+      if (r.counterexample && !f.counterexample) f.counterexample = r.counterexample;
+      f.seconds += r.seconds;
+    }
+    f.status = status;
+    f.method = "ranking functions checked by Z3 under the inductive invariants; lasso search";
+    f.message = fmt::format("terminates {}{}: {}", claim.name, claim.measure >= 0 ? " (with its measure)" : "",
+                            status == Status::kProved ? "proved" : status == Status::kRefuted ? "a loop need not end"
+                                                                                             : "not proved");
+    f.details = std::move(details);
+    out.push_back(std::move(f));
+  }
+}
+
+}  // namespace rulebook::verifier

@@ -1,0 +1,443 @@
+// The verifier's driver: builds the abstraction for one setting, infers and proves the
+// invariants, then decides each property.
+#include "rulebook/verifier/verify.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <set>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "context.hpp"
+#include "counterexample.hpp"
+
+namespace rulebook::verifier {
+
+const char* status_name(Status status) {
+  switch (status) {
+    case Status::kProved: return "proved";
+    case Status::kRefuted: return "refuted";
+    case Status::kUnknown: return "unknown";
+  }
+  return "unknown";
+}
+
+const std::vector<PropertyInfo>& properties() {
+  static const std::vector<PropertyInfo> list = {
+      {"conservation", "no card is created, lost or duplicated, and no effect takes from an empty zone"},
+      {"playability", "every choice the rules ask for has at least one legal option"},
+      {"well-defined", "no other rule fault: a player where one is needed, 'first' finds an element, ..."},
+      {"round-termination", "every loop of the setup and of a round ends"},
+      {"game-termination", "the game always ends"},
+      {"reachability", "every labelled rule can fire"},
+      {"winnability", "every seat can win in some game"},
+      {"knowable-moves", "a player's legal moves depend only on what the player can see"},
+      {"invariant", "every `invariant` declaration holds at every decision and at the end"},
+      {"terminates", "every `terminates` declaration holds"},
+  };
+  return list;
+}
+
+int exit_code(const std::vector<VerifyReport>& reports) {
+  bool refuted = false, unknown = false;
+  for (const VerifyReport& r : reports) {
+    for (const Finding& f : r.findings) {
+      refuted = refuted || f.status == Status::kRefuted;
+      unknown = unknown || f.status == Status::kUnknown;
+    }
+  }
+  return refuted ? 1 : unknown ? 3 : 0;
+}
+
+z3::check_result Context::check(const std::vector<z3::expr>& facts) const {
+  std::vector<std::int64_t> none;
+  return check(facts, {}, none);
+}
+
+z3::check_result Context::check(const std::vector<z3::expr>& facts, const std::vector<z3::expr>& terms,
+                                std::vector<std::int64_t>& values) const {
+  z3::solver solver(z3);
+  z3::params params(z3);
+  params.set("timeout", options.timeout_seconds * 1000U);
+  params.set("random_seed", 0U);
+  solver.set(params);
+  for (const z3::expr& f : facts) solver.add(f);
+  const z3::check_result r = solver.check();
+  if (r == z3::sat) {
+    const z3::model m = solver.get_model();
+    values.clear();
+    for (const z3::expr& t : terms) values.push_back(m.eval(t, true).get_numeral_int64());
+  }
+  return r;
+}
+
+Counterexample Context::game_trace(const ri::GameResult& game, std::int64_t moves, std::string violation) const {
+  ri::GameConfig c = config;
+  c.seed = game.seed;
+  return replay_game(machine, c, moves, {}, layout, classes, std::move(violation));
+}
+
+namespace {
+
+bool same_place(const grammar::SourceSpan& a, const grammar::SourceSpan& b) {
+  return a.file == b.file && a.begin == b.begin;
+}
+
+// Which obligation a concrete fault broke: by its source position, else by its message.
+ObligationKind fault_kind(Context& ctx, const ri::Fault& fault) {
+  if (fault.message.find("no legal choice") != std::string::npos) return ObligationKind::kLegalChoice;
+  for (std::size_t pc = 0; pc < ctx.ir.code.size(); ++pc) {
+    if (!ctx.invariants.at(static_cast<std::int32_t>(pc)).reached()) continue;
+    for (const Obligation& ob : ctx.invariants.step(static_cast<std::int32_t>(pc)).obligations) {
+      if (same_place(ob.span, fault.span)) return ob.kind;
+    }
+  }
+  if (fault.message.find("no legal choice") != std::string::npos) return ObligationKind::kLegalChoice;
+  if (fault.message.find("deal ") == 0 || fault.message.find("the zone is empty") != std::string::npos ||
+      fault.message.find("the zone holds") != std::string::npos) {
+    return ObligationKind::kTakeFromEmpty;
+  }
+  return ObligationKind::kDefined;
+}
+
+const char* kind_property(ObligationKind kind) {
+  switch (kind) {
+    case ObligationKind::kTakeFromEmpty: return "conservation";
+    case ObligationKind::kLegalChoice: return "playability";
+    case ObligationKind::kDefined: return "well-defined";
+  }
+  return "well-defined";
+}
+
+constexpr const char* kInductive = "invariants inferred from simulated games and proved inductive by Z3";
+
+// Conservation, playability and definedness: every obligation under the invariant of its
+// position, and a concrete fault from the simulated games as a counterexample.
+void check_obligations(Context& ctx, const std::set<std::string>& wanted, std::vector<Finding>& out) {
+  const auto started = std::chrono::steady_clock::now();
+  struct Open {
+    std::string text;
+  };
+  std::map<ObligationKind, std::vector<std::string>> open;
+  std::map<ObligationKind, std::int64_t> proved;
+  std::vector<std::string> conservation_open;
+  for (std::size_t i = 0; i < ctx.ir.code.size(); ++i) {
+    const auto pc = static_cast<std::int32_t>(i);
+    if (!ctx.invariants.at(pc).reached()) continue;
+    const Step& step = ctx.invariants.step(pc);
+    const z3::expr inv = ctx.invariants.formula(pc, ctx.invariants.state());
+    for (const Obligation& ob : step.obligations) {
+      if (wanted.count(kind_property(ob.kind)) == 0) continue;
+      if (ob.holds.simplify().is_true()) {
+        ++proved[ob.kind];
+        continue;
+      }
+      std::vector<z3::expr> facts{inv, !ob.holds};
+      facts.insert(facts.end(), step.assumptions.begin(), step.assumptions.end());
+      const z3::check_result r = ctx.check(facts);
+      if (r == z3::unsat) {
+        ++proved[ob.kind];
+      } else {
+        open[ob.kind].push_back(fmt::format("{}: {}{}", ctx.where(ob.span), ob.what,
+                                            r == z3::unknown ? " (Z3 gave up: timeout)" : " (not implied by the invariant)"));
+      }
+    }
+    // Every card the step moves stays a card: the count of each class over all zones.
+    if (wanted.count("conservation") != 0) {
+      const auto& x = ctx.invariants.state();
+      for (const Successor& succ : step.successors) {
+        z3::expr_vector changed(ctx.z3);
+        for (std::int32_t k = 0; k < ctx.layout.classes; ++k) {
+          z3::expr before = ctx.z3.int_val(0), after = ctx.z3.int_val(0);
+          for (std::int32_t z = 0; z < ctx.layout.instances; ++z) {
+            const auto index = static_cast<std::size_t>(ctx.layout.count_index(z, k));
+            before = before + x[index];
+            after = after + step.next[index];
+          }
+          changed.push_back(before != after);
+        }
+        std::vector<z3::expr> facts{succ.guard, z3::mk_or(changed)};
+        facts.insert(facts.end(), step.assumptions.begin(), step.assumptions.end());
+        facts.insert(facts.end(), step.continues.begin(), step.continues.end());
+        if (ctx.check(facts) != z3::unsat) {
+          conservation_open.push_back(fmt::format("{}: the number of cards may change here",
+                                                  ctx.where(ctx.ir.code[i].span)));
+        }
+      }
+    }
+  }
+  // Concrete faults: the first game with a fault of each kind.
+  std::map<ObligationKind, const ri::GameResult*> faulted;
+  for (const ri::GameResult& g : ctx.sampling.games) {
+    if (!g.fault) continue;
+    const ObligationKind kind = fault_kind(ctx, *g.fault);
+    if (faulted.count(kind) == 0) faulted[kind] = &g;
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  for (const ObligationKind kind : {ObligationKind::kTakeFromEmpty, ObligationKind::kLegalChoice, ObligationKind::kDefined}) {
+    const std::string name = kind_property(kind);
+    if (wanted.count(name) == 0) continue;
+    Finding f;
+    f.property = name;
+    f.seconds = seconds;
+    const std::int64_t checked = proved[kind] + static_cast<std::int64_t>(open[kind].size());
+    if (faulted.count(kind) != 0) {
+      const ri::GameResult& g = *faulted[kind];
+      f.status = Status::kRefuted;
+      f.method = "a simulated game that ends in a rule fault";
+      f.span = g.fault->span;
+      f.where = ctx.where(g.fault->span);
+      f.message = fmt::format("{}: {}", f.where, g.fault->message);
+      f.counterexample = ctx.game_trace(g, -1, fmt::format("rule fault at {}: {}", f.where, g.fault->message));
+    } else if (open[kind].empty() && (kind != ObligationKind::kTakeFromEmpty || conservation_open.empty())) {
+      f.status = Status::kProved;
+      f.method = kInductive;
+      f.message = kind == ObligationKind::kTakeFromEmpty
+                      ? fmt::format("every effect moves cards (counts per card class are kept) and all {} take "
+                                    "conditions hold in every reachable state", checked)
+                      : fmt::format("all {} conditions hold in every reachable state", checked);
+    } else {
+      f.status = Status::kUnknown;
+      f.method = kInductive;
+      std::vector<std::string> list = open[kind];
+      if (kind == ObligationKind::kTakeFromEmpty) list.insert(list.end(), conservation_open.begin(), conservation_open.end());
+      f.message = fmt::format("{} of {} conditions proved; not proved: {}", checked - static_cast<std::int64_t>(open[kind].size()),
+                              checked, list.size());
+      f.details = std::move(list);
+      f.details.push_back("no simulated game broke them; the abstraction (card counts per class, no facing or "
+                          "order) may be too coarse, or the rules may fail in a game not yet found");
+    }
+    out.push_back(std::move(f));
+  }
+}
+
+void check_invariants(Context& ctx, std::vector<Finding>& out) {
+  for (std::size_t i = 0; i < ctx.ir.invariants.size(); ++i) {
+    const auto started = std::chrono::steady_clock::now();
+    const ri::InvariantInfo& claim = ctx.ir.invariants[i];
+    Finding f;
+    f.property = "invariant";
+    f.subject = claim.name;
+    f.key = claim.name;
+    f.span = claim.span;
+    f.where = ctx.where(claim.span);
+    if (const auto& broken = ctx.sampling.broken[i]) {
+      f.status = Status::kRefuted;
+      f.method = "a simulated game";
+      const std::string when = broken->at_end ? "at the end of the game" : fmt::format("after {} moves", broken->moves);
+      f.message = fmt::format("invariant {} is false {}", claim.name, when);
+      const ri::GameResult* game = nullptr;
+      for (const ri::GameResult& g : ctx.sampling.games) {
+        if (g.seed == broken->seed) game = &g;
+      }
+      f.counterexample = ctx.game_trace(*game, broken->at_end ? -1 : broken->moves,
+                                        fmt::format("{} ({}) is false {}", claim.name, f.where, when));
+    } else {
+      std::vector<std::string> open;
+      for (std::size_t p = 0; p < ctx.ir.code.size(); ++p) {
+        const auto pc = static_cast<std::int32_t>(p);
+        const ri::OpCode code = ctx.ir.code[p].code;
+        if ((code != ri::OpCode::kChoose && code != ri::OpCode::kEndGame) || !ctx.invariants.at(pc).reached()) continue;
+        Step scratch;
+        const z3::expr v = ctx.encoder.value(claim.condition, ctx.invariants.state(), fmt::format("inv{}_{}", i, pc), scratch);
+        std::vector<z3::expr> facts{ctx.invariants.formula(pc, ctx.invariants.state()), v.is_bool() ? !v : v == 0};
+        facts.insert(facts.end(), scratch.assumptions.begin(), scratch.assumptions.end());
+        if (ctx.check(facts) != z3::unsat) open.push_back(ctx.where(ctx.ir.code[p].span));
+      }
+      f.method = kInductive;
+      if (open.empty()) {
+        f.status = Status::kProved;
+        f.message = fmt::format("invariant {} holds at every decision and at the end", claim.name);
+      } else {
+        f.status = Status::kUnknown;
+        f.message = fmt::format("invariant {} is not implied by the inferred invariant at {} point(s); no simulated "
+                                "game broke it", claim.name, open.size());
+        f.details = std::move(open);
+      }
+    }
+    f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    out.push_back(std::move(f));
+  }
+}
+
+void check_reachability(Context& ctx, std::vector<Finding>& out) {
+  const auto started = std::chrono::steady_clock::now();
+  const std::size_t labels = ctx.ir.labels.size();
+  std::vector<bool> fired(labels, false);
+  for (const ri::GameResult& g : ctx.sampling.games) {
+    for (std::size_t l = 0; l < labels && l < g.fired.size(); ++l) fired[l] = fired[l] || g.fired[l] > 0;
+  }
+  std::vector<std::string> dead, open;
+  for (std::size_t l = 0; l < labels; ++l) {
+    if (fired[l]) continue;
+    bool reachable = false;
+    for (std::size_t pc = 0; pc < ctx.ir.code.size(); ++pc) {
+      const ri::Instr& in = ctx.ir.code[pc];
+      if (in.code == ri::OpCode::kFire && in.a == static_cast<std::int32_t>(l)) {
+        reachable = reachable || ctx.invariants.at(static_cast<std::int32_t>(pc)).reached();
+      }
+    }
+    const std::string text = fmt::format("{} ({})", ctx.ir.labels[l], ctx.where(ctx.ir.label_spans[l]));
+    (reachable ? open : dead).push_back(text);
+  }
+  Finding f;
+  f.property = "reachability";
+  if (!dead.empty()) {
+    f.status = Status::kRefuted;
+    f.method = "Z3: the invariant `false` at the rule is inductive, so no game reaches it";
+    f.message = fmt::format("{} rule(s) can never fire: {}", dead.size(), fmt::join(dead, ", "));
+    f.details = dead;
+    for (const std::string& o : open) f.details.push_back("not shown either way: " + o);
+  } else if (open.empty()) {
+    f.status = Status::kProved;
+    f.method = "witness games: every rule fired in a simulated game (replayable with its seed)";
+    f.message = fmt::format("all {} labelled rules fire", labels);
+  } else {
+    f.status = Status::kUnknown;
+    f.method = "witness games and Z3";
+    f.message = fmt::format("{} rule(s) never fired in {} simulated games and are not proved dead", open.size(),
+                            ctx.sampling.games.size());
+    f.details = open;
+  }
+  f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  out.push_back(std::move(f));
+}
+
+void check_winnability(Context& ctx, std::vector<Finding>& out) {
+  const auto started = std::chrono::steady_clock::now();
+  const std::int32_t seats = ctx.setting.seats;
+  std::vector<const ri::GameResult*> witness(static_cast<std::size_t>(seats), nullptr);
+  for (const ri::GameResult& g : ctx.sampling.games) {
+    for (const ri::PlayerId p : g.winners) {
+      if (p >= 0 && p < seats && witness[static_cast<std::size_t>(p)] == nullptr) witness[static_cast<std::size_t>(p)] = &g;
+    }
+  }
+  std::vector<std::string> never, open, shown;
+  for (std::int32_t p = 0; p < seats; ++p) {
+    if (witness[static_cast<std::size_t>(p)] != nullptr) {
+      shown.push_back(fmt::format("seat {}: wins the simulated game with seed {}", p, witness[static_cast<std::size_t>(p)]->seed));
+      continue;
+    }
+    bool possible = false;
+    for (std::size_t pc = 0; pc < ctx.ir.code.size() && !possible; ++pc) {
+      const ri::Instr& in = ctx.ir.code[pc];
+      if (in.code != ri::OpCode::kEndGame || in.a < 0 || !ctx.invariants.at(static_cast<std::int32_t>(pc)).reached()) continue;
+      Step scratch;
+      const auto bits = ctx.encoder.players(in.a, ctx.invariants.state(), fmt::format("win{}_{}", p, pc), scratch);
+      if (!bits) {
+        possible = true;
+        break;
+      }
+      std::vector<z3::expr> facts{ctx.invariants.formula(static_cast<std::int32_t>(pc), ctx.invariants.state()),
+                                  (*bits)[static_cast<std::size_t>(p)]};
+      facts.insert(facts.end(), scratch.assumptions.begin(), scratch.assumptions.end());
+      if (ctx.check(facts) != z3::unsat) possible = true;
+    }
+    (possible ? open : never).push_back(fmt::format("seat {}", p));
+  }
+  Finding f;
+  f.property = "winnability";
+  f.details = shown;
+  if (!never.empty()) {
+    f.status = Status::kRefuted;
+    f.method = "Z3: no end of the game names the seat among the winners in any reachable state";
+    f.message = fmt::format("{} can never win", fmt::join(never, ", "));
+  } else if (open.empty()) {
+    f.status = Status::kProved;
+    f.method = "witness games (replayable with their seeds)";
+    f.message = fmt::format("every one of the {} seats wins some game", seats);
+  } else {
+    f.status = Status::kUnknown;
+    f.method = "witness games and Z3";
+    f.message = fmt::format("{} never won in {} simulated games and are not proved unable to win", fmt::join(open, ", "),
+                            ctx.sampling.games.size());
+  }
+  f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  out.push_back(std::move(f));
+}
+
+}  // namespace
+
+VerifyReport verify(const ri::Machine& machine, const VerifyOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
+  std::set<std::string> wanted;
+  for (const std::string& name : options.properties) {
+    const auto& all = properties();
+    if (std::none_of(all.begin(), all.end(), [&](const PropertyInfo& p) { return name == p.name; })) {
+      std::vector<std::string> names;
+      for (const PropertyInfo& p : all) names.emplace_back(p.name);
+      throw std::invalid_argument(fmt::format("unknown property '{}' (expected one of: {})", name, fmt::join(names, ", ")));
+    }
+    wanted.insert(name);
+  }
+  if (wanted.empty()) {
+    for (const PropertyInfo& p : properties()) wanted.insert(p.name);
+  }
+  const ri::Ir& ir = machine.ir();
+  ri::GameConfig config;
+  config.players = options.players;
+  config.options = options.options;
+  config.seed = options.seed;
+  const ri::State initial = machine.start(config);  // throws ConfigError
+  Setting setting{initial.num_players, initial.num_seats, initial.options, *initial.cards};
+
+  VerifyReport report;
+  report.title = ir.title;
+  report.players = initial.num_players;
+  report.options = options.options;
+
+  const SlotKinds kinds = observe_slot_kinds(machine, config, std::min<std::int64_t>(options.games, 40), options.bound);
+  const CardClasses classes = card_classes(ir, setting);
+  const Layout layout = make_layout(ir, setting, classes, kinds);
+  z3::context z3;
+  Encoder encoder(z3, ir, setting, classes, layout, kinds);
+  Invariants invariants(encoder, layout, ir.code.size());
+  Sampling sampling = sample(machine, config, options.games, options.bound, layout, classes, invariants);
+  if (std::getenv("RULEBOOK_VERIFY_DEBUG") != nullptr) {
+    invariants.debug(&layout.names);
+    for (std::size_t pc = 0; pc < ir.code.size(); ++pc) {
+      const PositionInvariant& inv = invariants.at(static_cast<std::int32_t>(pc));
+      fmt::print(stderr, "pc {}: op {} {} samples {} rank {} parts {} equalities {}\n", pc,
+                 static_cast<int>(ir.code[pc].code), machine.where(ir.code[pc].span), inv.samples, inv.hull.rank(),
+                 inv.parts.size(), inv.equalities.size());
+    }
+  }
+  const Invariants::Stats stats = invariants.make_inductive(options.timeout_seconds * 1000U);
+  report.stats = VerifyStats{classes.count(), layout.size(), static_cast<std::int32_t>(ir.code.size()), sampling.states,
+                             stats.queries, stats.weakenings, stats.seconds};
+  report.notes.push_back(fmt::format("abstraction: {} card class(es), {} state variables, {} control positions",
+                                     classes.count(), layout.size(), ir.code.size()));
+  report.notes.push_back("kept: cards per zone and class, scalar variables, seats, loop state; not kept: which card "
+                         "of a class, facing, order within a pile, sets held in variables (read as any value)");
+  if (stats.gave_up > 0) {
+    report.notes.push_back(fmt::format("Z3 gave up on {} induction queries; the invariants there were dropped", stats.gave_up));
+  }
+
+  Context ctx{machine, ir, config, options, setting, classes, layout, z3, encoder, invariants, sampling};
+  check_obligations(ctx, wanted, report.findings);
+  if (wanted.count("round-termination") || wanted.count("game-termination") || wanted.count("terminates")) {
+    check_termination(ctx, report.findings, wanted.count("round-termination") != 0, wanted.count("game-termination") != 0,
+                      wanted.count("terminates") != 0);
+  }
+  if (wanted.count("reachability")) check_reachability(ctx, report.findings);
+  if (wanted.count("winnability")) check_winnability(ctx, report.findings);
+  if (wanted.count("knowable-moves")) check_knowable_moves(ctx, report.findings);
+  if (wanted.count("invariant")) check_invariants(ctx, report.findings);
+  // Report in the order of the property list.
+  std::stable_sort(report.findings.begin(), report.findings.end(), [](const Finding& a, const Finding& b) {
+    auto rank = [](const std::string& name) {
+      const auto& all = properties();
+      for (std::size_t i = 0; i < all.size(); ++i) {
+        if (name == all[i].name) return i;
+      }
+      return all.size();
+    };
+    return rank(a.property) < rank(b.property);
+  });
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return report;
+}
+
+}  // namespace rulebook::verifier
