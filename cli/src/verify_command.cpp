@@ -32,6 +32,7 @@ struct VerifyCommandOptions {
   std::int64_t bound = 2000;
   std::int64_t games = 300;
   unsigned timeout = 60;
+  double budget = 600;
   std::uint64_t seed = 1;
   std::string cex_out;
   std::string format = "text";
@@ -205,6 +206,7 @@ int run_verify(const VerifyCommandOptions& options) {
     vo.bound = options.bound;
     vo.games = options.games;
     vo.timeout_seconds = options.timeout;
+    vo.budget_seconds = options.budget;
     vo.seed = options.seed;
     try {
       reports.push_back(rv::verify(*machine, vo));
@@ -250,7 +252,8 @@ int run_verify(const VerifyCommandOptions& options) {
                                   {"sampled_states", rep.stats.sampled_states},
                                   {"induction_queries", rep.stats.queries},
                                   {"weakenings", rep.stats.weakenings},
-                                  {"inference_seconds", rep.stats.inference_seconds}}}});
+                                  {"inference_seconds", rep.stats.inference_seconds},
+                                  {"inference_finished", rep.stats.inference_finished}}}});
     }
     fmt::print("{}\n", out.dump(2));
   } else if (options.format == "sarif") {
@@ -283,6 +286,10 @@ void add_verify_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--timeout", options->timeout, "Seconds Z3 may spend on one query before it gives up")
       ->check(CLI::Range(1U, 86400U))
       ->default_str("60");
+  cmd->add_option("--budget", options->budget,
+                  "Seconds the invariant search may take in all; past it no invariant is used (proofs become unknown)")
+      ->check(CLI::Range(1.0, 1e6))
+      ->default_str("600");
   cmd->add_option("--seed", options->seed, "Seed of the simulated games")->default_str("1");
   cmd->add_option("--cex-out", options->cex_out, "Write each counterexample as a game log into this folder")
       ->type_name("DIR");

@@ -111,6 +111,10 @@ bool mentions_dead(const LinearFact& f, const std::vector<bool>* dead) {
 }
 }  // namespace
 
+// States Z3 finds at one position that join the hull before violated equalities are
+// dropped instead.
+constexpr std::size_t kJoinsPerPosition = 24;
+
 std::vector<std::int64_t> PositionInvariant::key(const std::vector<std::int64_t>& point) const {
   std::vector<std::int64_t> k;
   k.reserve(key_dims.size());
@@ -185,26 +189,42 @@ bool PositionInvariant::weaken(const std::vector<std::int64_t>& found, const std
     }
   }
   bool changed = created;
-  if (hull.add(point)) {
-    equalities = hull.equalities();
-    changed = true;
-  }
-  for (std::size_t i = 0; i < point.size(); ++i) {
-    if (p.has_low[i] && point[i] < p.low[i]) {
-      if (global_low != nullptr && point[i] >= (*global_low)[i]) {
-        p.low[i] = (*global_low)[i];
-      } else {
-        p.has_low[i] = false;
-      }
+  if (++weakenings <= kJoinsPerPosition) {
+    if (hull.add(point)) {
+      equalities = hull.equalities();
       changed = true;
     }
-    if (p.has_high[i] && point[i] > p.high[i]) {
-      if (global_high != nullptr && point[i] <= (*global_high)[i]) {
-        p.high[i] = (*global_high)[i];
-      } else {
-        p.has_high[i] = false;
+  } else {
+    const std::size_t before = equalities.size();
+    std::erase_if(equalities, [&](const LinearFact& f) {
+      std::int64_t sum = 0;
+      for (const auto& [i, c] : f.terms) sum += c * point[static_cast<std::size_t>(i)];
+      return sum != f.constant;
+    });
+    changed = changed || equalities.size() != before;
+  }
+  // A broken range widens in every part: the parts keep apart what the samples showed, and
+  // one state found by Z3 is reason enough to widen the range everywhere (fewer rounds).
+  for (std::size_t i = 0; i < point.size(); ++i) {
+    const bool below = p.has_low[i] && point[i] < p.low[i];
+    const bool above = p.has_high[i] && point[i] > p.high[i];
+    if (!below && !above) continue;
+    changed = true;
+    for (auto& [k, q] : parts) {
+      if (below && q.has_low[i] && point[i] < q.low[i]) {
+        if (global_low != nullptr && point[i] >= (*global_low)[i]) {
+          q.low[i] = (*global_low)[i];
+        } else {
+          q.has_low[i] = false;
+        }
       }
-      changed = true;
+      if (above && q.has_high[i] && point[i] > q.high[i]) {
+        if (global_high != nullptr && point[i] <= (*global_high)[i]) {
+          q.high[i] = (*global_high)[i];
+        } else {
+          q.has_high[i] = false;
+        }
+      }
     }
   }
   return changed;
@@ -284,7 +304,7 @@ z3::expr Invariants::formula(std::int32_t pc, const std::vector<z3::expr>& state
   return z3::mk_and(all);
 }
 
-Invariants::Stats Invariants::make_inductive(unsigned timeout_ms) {
+Invariants::Stats Invariants::make_inductive(unsigned timeout_ms, double budget_seconds) {
   const auto started = std::chrono::steady_clock::now();
   Stats stats;
   z3::context& ctx = encoder_.context();
@@ -323,6 +343,15 @@ Invariants::Stats Invariants::make_inductive(unsigned timeout_ms) {
     }
   };
   while (!work.empty()) {
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() > budget_seconds) {
+      // Out of time: the candidates are not known to be inductive, so none is kept.
+      stats.finished = false;
+      for (std::size_t p = 0; p < positions_.size(); ++p) {
+        top_[p] = true;
+        if (!positions_[p].reached()) positions_[p].weaken(std::vector<std::int64_t>(state_.size(), 0));
+      }
+      break;
+    }
     const std::int32_t pc = work.front();
     work.pop_front();
     queued[static_cast<std::size_t>(pc)] = false;

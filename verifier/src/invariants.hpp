@@ -65,13 +65,16 @@ struct PositionInvariant {
   std::vector<std::int32_t> key_dims;
   std::map<std::vector<std::int64_t>, InvariantPart> parts;
   std::size_t samples = 0;
+  std::size_t weakenings = 0;
   const std::vector<bool>* dead = nullptr;   // dimensions left out (stale locals)
   [[nodiscard]] bool reached() const { return !parts.empty(); }
   void add(const std::vector<std::int64_t>& point);    // a sampled state
   void widen(const std::vector<std::int64_t>& point);  // a sampled state: ranges only
-  // A state Z3 found: the hull of its part grows; a broken bound widens to the range the
+  // A state Z3 found: the hull grows to take it in; a broken bound widens to the range the
   // variable has anywhere in the sampled games when the state is within it, else it goes.
-  // A state with a new key starts a new part.
+  // A state with a new key starts a new part. After many states at one position the hull
+  // no longer grows one direction at a time: the equalities the state breaks are dropped
+  // (Houdini), which ends the search sooner and stays sound.
   bool weaken(const std::vector<std::int64_t>& point, const std::vector<std::int64_t>* global_low = nullptr,
               const std::vector<std::int64_t>* global_high = nullptr);
   // The range of variable i over all parts, if every part keeps it.
@@ -100,8 +103,11 @@ class Invariants {
     std::int64_t weakenings = 0;
     std::int64_t gave_up = 0;
     double seconds = 0;
+    bool finished = true;
   };
-  Stats make_inductive(unsigned timeout_ms);
+  // `budget_seconds`: when the search takes longer, it stops and every invariant becomes
+  // `true` (sound, and too weak for most proofs); `Stats::finished` says which.
+  Stats make_inductive(unsigned timeout_ms, double budget_seconds);
   // The state every game starts in, at its position.
   void set_initial(std::int32_t pc, std::vector<std::int64_t> point) { initial_.emplace(pc, std::move(point)); }
   // Prints every weakening with the facts it broke (for working on the encoding).

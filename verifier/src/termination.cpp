@@ -5,6 +5,7 @@
 #include <chrono>
 #include <functional>
 #include <set>
+#include <unordered_map>
 #include <unordered_set>
 
 #include <fmt/format.h>
@@ -242,11 +243,11 @@ class Termination {
       if (state.finished || !inside(loop, state.pc)) continue;
       const std::int64_t root_moves = state.moves;
       std::vector<std::size_t> path;
-      std::unordered_set<std::uint64_t> visited;
+      std::unordered_map<std::uint64_t, std::int64_t> visited;
       std::int64_t budget = kLassoNodes;
       symmetric_ = symmetric();
       const std::vector<std::int64_t> root = state_key(state);
-      visited.insert(hash_key(root));
+      visited.emplace(hash_key(root), 0);
       if (search(loop, root, state, path, visited, budget)) {
         ri::GameConfig c = ctx_.config;
         c.seed = game.seed;
@@ -340,19 +341,45 @@ class Termination {
     return h;
   }
   bool search(const Loop& loop, const std::vector<std::int64_t>& root, const ri::State& state,
-              std::vector<std::size_t>& path, std::unordered_set<std::uint64_t>& visited, std::int64_t& budget) {
+              std::vector<std::size_t>& path, std::unordered_map<std::uint64_t, std::int64_t>& visited, std::int64_t& budget) {
     const std::int64_t depth_limit = std::min<std::int64_t>(ctx_.options.bound, 4 * ctx_.setting.seats + 4);
     if (static_cast<std::int64_t>(path.size()) >= depth_limit) return false;
+    // Children closest to the root first: a cycle returns to the root, and moves that undo
+    // earlier differences lead there soonest.
     const std::size_t options = state.decision ? state.decision->options.size() : 0;
+    struct Child {
+      std::size_t index;
+      std::int64_t distance;
+      std::vector<std::int64_t> key;
+      ri::State state;
+    };
+    std::vector<Child> children;
     for (std::size_t i = 0; i < options; ++i) {
       if (--budget < 0) return false;
       ri::State next = state;
       ctx_.machine.apply(next, i);
       if (next.finished || !inside(loop, next.pc)) continue;
-      path.push_back(i);
-      const std::vector<std::int64_t> key = state_key(next);
-      if (key == root) return true;
-      if (visited.insert(hash_key(key)).second && search(loop, root, next, path, visited, budget)) return true;
+      std::vector<std::int64_t> key = state_key(next);
+      if (key == root) {
+        path.push_back(i);
+        return true;
+      }
+      std::int64_t distance = std::abs(static_cast<std::int64_t>(key.size()) - static_cast<std::int64_t>(root.size()));
+      for (std::size_t k = 0; k < std::min(key.size(), root.size()); ++k) distance += key[k] != root[k] ? 1 : 0;
+      children.push_back(Child{i, distance, std::move(key), std::move(next)});
+    }
+    std::stable_sort(children.begin(), children.end(),
+                     [](const Child& a, const Child& b) { return a.distance < b.distance; });
+    const auto depth = static_cast<std::int64_t>(path.size()) + 1;
+    for (Child& child : children) {
+      // A state seen before is searched again only when reached in fewer moves.
+      auto [seen, inserted] = visited.try_emplace(hash_key(child.key), depth);
+      if (!inserted) {
+        if (seen->second <= depth) continue;
+        seen->second = depth;
+      }
+      path.push_back(child.index);
+      if (search(loop, root, child.state, path, visited, budget)) return true;
       path.pop_back();
     }
     return false;

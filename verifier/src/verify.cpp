@@ -404,13 +404,18 @@ VerifyReport verify(const ri::Machine& machine, const VerifyOptions& options) {
                  inv.parts.size(), inv.equalities.size());
     }
   }
-  const Invariants::Stats stats = invariants.make_inductive(options.timeout_seconds * 1000U);
+  const Invariants::Stats stats = invariants.make_inductive(options.timeout_seconds * 1000U, options.budget_seconds);
   report.stats = VerifyStats{classes.count(), layout.size(), static_cast<std::int32_t>(ir.code.size()), sampling.states,
-                             stats.queries, stats.weakenings, stats.seconds};
+                             stats.queries, stats.weakenings, stats.seconds, stats.finished};
   report.notes.push_back(fmt::format("abstraction: {} card class(es), {} state variables, {} control positions",
                                      classes.count(), layout.size(), ir.code.size()));
   report.notes.push_back("kept: cards per zone and class, scalar variables, seats, loop state; not kept: which card "
                          "of a class, facing, order within a pile, sets held in variables (read as any value)");
+  if (!stats.finished) {
+    report.notes.push_back(fmt::format("the invariant search did not finish within the budget ({} s, --budget): no "
+                                       "invariant is used, so most proofs are unknown; refutations by games stand",
+                                       options.budget_seconds));
+  }
   if (stats.gave_up > 0) {
     report.notes.push_back(fmt::format("Z3 gave up on {} induction queries; the invariants there were dropped", stats.gave_up));
   }

@@ -65,6 +65,7 @@ struct VerifyOptions {
   std::int64_t games = 300;                  // simulated games that suggest invariants
   std::int64_t bound = 2000;                 // move cap of a simulated game; lasso search depth
   unsigned timeout_seconds = 60;             // per Z3 query
+  double budget_seconds = 600;               // for the invariant search as a whole
   std::uint64_t seed = 1;
 };
 
@@ -76,6 +77,7 @@ struct VerifyStats {
   std::int64_t queries = 0;
   std::int64_t weakenings = 0;
   double inference_seconds = 0;
+  bool inference_finished = true;
 };
 
 struct VerifyReport {
