@@ -36,6 +36,7 @@ struct VerifyCommandOptions {
   std::uint64_t seed = 1;
   std::string cex_out;
   std::string format = "text";
+  bool show_invariants = false;
 };
 
 std::string slug(const std::string& text) {
@@ -112,6 +113,10 @@ void print_report(const rv::VerifyReport& r, const std::vector<std::string>& log
         fmt::print("    log: run with --cex-out DIR to write it\n");
       }
     }
+  }
+  for (const auto& [where, facts] : r.invariants) {
+    fmt::print("  invariant at {} (proved inductive):\n", where);
+    for (const std::string& fact : facts) fmt::print("    {}\n", fact);
   }
   for (const std::string& n : r.notes) fmt::print("  note: {}\n", n);
   fmt::print("  {} proved, {} refuted, {} unknown in {:.1f} s\n", proved, refuted, unknown, r.seconds);
@@ -207,6 +212,7 @@ int run_verify(const VerifyCommandOptions& options) {
     vo.games = options.games;
     vo.timeout_seconds = options.timeout;
     vo.budget_seconds = options.budget;
+    vo.show_invariants = options.show_invariants;
     vo.seed = options.seed;
     try {
       reports.push_back(rv::verify(*machine, vo));
@@ -244,6 +250,7 @@ int run_verify(const VerifyCommandOptions& options) {
                                 {"options", rep.options},
                                 {"findings", findings},
                                 {"notes", rep.notes},
+                                {"invariants", rep.invariants},
                                 {"seconds", rep.seconds},
                                 {"stats",
                                  {{"card_classes", rep.stats.card_classes},
@@ -293,6 +300,8 @@ void add_verify_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--seed", options->seed, "Seed of the simulated games")->default_str("1");
   cmd->add_option("--cex-out", options->cex_out, "Write each counterexample as a game log into this folder")
       ->type_name("DIR");
+  cmd->add_flag("--invariants", options->show_invariants,
+                "Print the inferred inductive invariant at each decision (the facts Z3 proved)");
   cmd->add_option("--format", options->format, "Output format")
       ->check(CLI::IsMember({"text", "json", "sarif"}))
       ->default_str("text");

@@ -316,12 +316,12 @@ TEST_CASE("cli: replay warns about a log written for other rules, and --strict r
 }
 
 TEST_CASE("cli: verify exits 0 when every property is proved and 1 when one is refuted", "[cli][verify]") {
-  const rulebook::test::RunResult fixed = run_rulebook("verify tests/verifier/cases/lost-card-fixed.rules --games 100");
+  const rulebook::test::RunResult fixed = run_rulebook("verify " + source_path("tests/verifier/cases/lost-card-fixed.rules") + " --games 100");
   INFO(fixed.out << fixed.err);
   CHECK(fixed.exit_code == 0);
   CHECK_THAT(fixed.out, Catch::Contains("proved   invariant"));
   CHECK_THAT(fixed.out, Catch::Contains("0 refuted, 0 unknown"));
-  const rulebook::test::RunResult broken = run_rulebook("verify tests/verifier/cases/lost-card.rules --games 100");
+  const rulebook::test::RunResult broken = run_rulebook("verify " + source_path("tests/verifier/cases/lost-card.rules") + " --games 100");
   CHECK(broken.exit_code == 1);
   CHECK_THAT(broken.out, Catch::Contains("refuted  invariant"));
   CHECK_THAT(broken.out, Catch::Contains("counterexample"));
@@ -329,19 +329,19 @@ TEST_CASE("cli: verify exits 0 when every property is proved and 1 when one is r
 
 TEST_CASE("cli: verify --cex-out writes a counterexample log that replay accepts", "[cli][verify]") {
   const std::string dir = rulebook::test::temp_folder();
-  const rulebook::test::RunResult r = run_rulebook("verify tests/verifier/cases/endless-loop.rules --games 100 --property round-termination --cex-out " + dir);
+  const rulebook::test::RunResult r = run_rulebook("verify " + source_path("tests/verifier/cases/endless-loop.rules") + " --games 100 --property round-termination --cex-out " + dir);
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 1);
   const std::string log = dir + "/round-termination-pass_around-2p.jsonl";
   CHECK_THAT(r.out, Catch::Contains(log));
-  const rulebook::test::RunResult replayed = run_rulebook("replay --partial tests/verifier/cases/endless-loop.rules " + log);
+  const rulebook::test::RunResult replayed = run_rulebook("replay --partial " + source_path("tests/verifier/cases/endless-loop.rules") + " " + log);
   INFO(replayed.out << replayed.err);
   CHECK(replayed.exit_code == 0);
   CHECK_THAT(replayed.out, Catch::Contains("ok: 2 steps"));
 }
 
 TEST_CASE("cli: verify --format sarif writes SARIF 2.1.0 with one result per finding", "[cli][verify]") {
-  const rulebook::test::RunResult r = run_rulebook("verify tests/verifier/cases/draw-from-empty.rules --games 100 --format sarif");
+  const rulebook::test::RunResult r = run_rulebook("verify " + source_path("tests/verifier/cases/draw-from-empty.rules") + " --games 100 --format sarif");
   REQUIRE(r.exit_code == 1);
   const auto sarif = nlohmann::json::parse(r.out);
   CHECK(sarif["version"] == "2.1.0");
@@ -360,7 +360,7 @@ TEST_CASE("cli: verify --format sarif writes SARIF 2.1.0 with one result per fin
 }
 
 TEST_CASE("cli: verify --format json has each finding and its counterexample log", "[cli][verify]") {
-  const rulebook::test::RunResult r = run_rulebook("verify tests/verifier/cases/no-legal-move.rules --games 100 --property playability --format json");
+  const rulebook::test::RunResult r = run_rulebook("verify " + source_path("tests/verifier/cases/no-legal-move.rules") + " --games 100 --property playability --format json");
   REQUIRE(r.exit_code == 1);
   const auto json = nlohmann::json::parse(r.out);
   const auto& finding = json["reports"][0]["findings"][0];
@@ -371,10 +371,10 @@ TEST_CASE("cli: verify --format json has each finding and its counterexample log
 }
 
 TEST_CASE("cli: verify refuses a bad property, player count or file with exit 2", "[cli][verify]") {
-  CHECK(run_rulebook("verify tests/verifier/cases/lost-card.rules --property nonsense").exit_code == 2);
-  const rulebook::test::RunResult players = run_rulebook("verify tests/verifier/cases/lost-card.rules --players 5");
+  CHECK(run_rulebook("verify " + source_path("tests/verifier/cases/lost-card.rules") + " --property nonsense").exit_code == 2);
+  const rulebook::test::RunResult players = run_rulebook("verify " + source_path("tests/verifier/cases/lost-card.rules") + " --players 5");
   CHECK(players.exit_code == 2);
   CHECK_THAT(players.err, Catch::Contains("allows 2 to 2 players"));
   CHECK(run_rulebook("verify no/such/file.rules").exit_code == 2);
-  CHECK(run_rulebook("verify tests/verifier/cases/lost-card.rules --option nonsense=1").exit_code == 2);
+  CHECK(run_rulebook("verify " + source_path("tests/verifier/cases/lost-card.rules") + " --option nonsense=1").exit_code == 2);
 }

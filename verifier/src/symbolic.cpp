@@ -530,17 +530,23 @@ class Encoder::Run {
     return c;
   }
 
+  // `body` with the slot bound to member v of a player or value domain, evaluated where the
+  // member is in the domain.
+  Sym for_member(const Sym& domain, std::size_t v, ri::Slot slot, ri::ExprId body) {
+    path_.push_back(domain.e[v]);
+    const auto old = bind(slot, member(domain, static_cast<std::int64_t>(v)));
+    Sym out = eval(body);
+    unbind(slot, old);
+    path_.pop_back();
+    return out;
+  }
+
   Sym comprehension(const ri::ExprNode& n) {
     const Sym domain = eval(n.kids[0]);
     if (domain.shape == Sym::Shape::kPlayers || domain.shape == Sym::Shape::kValues) {
       Sym out = domain;
       for (std::size_t v = 0; v < domain.e.size(); ++v) {
-        path_.push_back(domain.e[v]);
-        const auto old = bind(n.index, member(domain, static_cast<std::int64_t>(v)));
-        const Sym f = eval(n.kids[1]);
-        unbind(n.index, old);
-        path_.pop_back();
-        out.e[v] = domain.e[v] && as_bool(f);
+        out.e[v] = domain.e[v] && as_bool(for_member(domain, v, n.index, n.kids[1]));
       }
       return out;
     }
@@ -589,11 +595,7 @@ class Encoder::Run {
       z3::expr total = num(0);
       bool varies = false;
       for (std::size_t v = 0; v < domain.e.size(); ++v) {
-        path_.push_back(domain.e[v]);
-        const auto old = bind(n.index, member(domain, static_cast<std::int64_t>(v)));
-        const Sym body = eval(n.kids[1]);
-        unbind(n.index, old);
-        path_.pop_back();
+        const Sym body = for_member(domain, v, n.index, n.kids[1]);
         varies = varies || body.varies;
         switch (q) {
           case ast::QuantKind::kExists: parts.push_back(domain.e[v] && as_bool(body)); break;
@@ -938,13 +940,7 @@ class Encoder::Run {
       std::vector<z3::expr> ok;
       for (std::size_t v = 0; v < domain.e.size(); ++v) {
         z3::expr pass = domain.e[v];
-        if (filter >= 0) {
-          path_.push_back(domain.e[v]);
-          const auto old = bind(slot, member(domain, static_cast<std::int64_t>(v)));
-          pass = pass && as_bool(eval(filter));
-          unbind(slot, old);
-          path_.pop_back();
-        }
+        if (filter >= 0) pass = pass && as_bool(for_member(domain, v, slot, filter));
         ok.push_back(pass);
       }
       z3::expr_vector any(ctx_);

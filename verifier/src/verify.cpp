@@ -420,6 +420,15 @@ VerifyReport verify(const ri::Machine& machine, const VerifyOptions& options) {
     report.notes.push_back(fmt::format("Z3 gave up on {} induction queries; the invariants there were dropped", stats.gave_up));
   }
 
+  if (options.show_invariants) {
+    for (std::size_t pc = 0; pc < ir.code.size(); ++pc) {
+      if (ir.code[pc].code != ri::OpCode::kChoose) continue;
+      const ri::Instr& in = ir.code[pc];
+      const std::string where = fmt::format("{} {}", machine.where(in.span),
+                                            in.rule >= 0 ? ir.labels[static_cast<std::size_t>(in.rule)] : "");
+      report.invariants.emplace_back(where, invariants.describe(static_cast<std::int32_t>(pc), layout.names));
+    }
+  }
   Context ctx{machine, ir, config, options, setting, classes, layout, z3, encoder, invariants, sampling};
   check_obligations(ctx, wanted, report.findings);
   if (wanted.count("round-termination") || wanted.count("game-termination") || wanted.count("terminates")) {

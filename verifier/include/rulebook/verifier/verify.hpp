@@ -67,6 +67,7 @@ struct VerifyOptions {
   unsigned timeout_seconds = 60;             // per Z3 query
   double budget_seconds = 600;               // for the invariant search as a whole
   std::uint64_t seed = 1;
+  bool show_invariants = false;              // keep the proved invariant at each decision
 };
 
 struct VerifyStats {
@@ -87,6 +88,9 @@ struct VerifyReport {
   std::vector<Finding> findings;
   VerifyStats stats;
   std::vector<std::string> notes;              // precision notes about the abstraction
+  // With show_invariants: per decision (its rule's file:line), the facts of its inductive
+  // invariant.
+  std::vector<std::pair<std::string, std::vector<std::string>>> invariants;
   double seconds = 0;
 };
 
