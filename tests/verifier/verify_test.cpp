@@ -47,6 +47,21 @@ ri::ReplayResult replay(const ri::Machine& machine, const std::string& log) {
   return ri::replay(machine, sources, id, options);
 }
 
+// The property is refuted by a game that ends in a rule fault, and replaying its log ends
+// in the same fault.
+const rv::Finding& require_fault_refutes(const Verified& v, const std::string& property, const std::string& message) {
+  const rv::Finding& f = finding(v.report, property);
+  REQUIRE(f.status == rv::Status::kRefuted);
+  CHECK_THAT(f.message, Catch::Contains(message));
+  REQUIRE(f.counterexample);
+  const ri::ReplayResult r = replay(*v.machine, f.counterexample->log);
+  CHECK(r.outcome == ri::ReplayOutcome::kFault);
+  REQUIRE(r.final_state);
+  REQUIRE(r.final_state->fault);
+  CHECK_THAT(f.message, Catch::Contains(r.final_state->fault->message));
+  return f;
+}
+
 void require_all_proved(const rv::VerifyReport& report, const std::vector<std::string>& properties) {
   for (const std::string& p : properties) {
     INFO(p << ": " << finding(report, p).message);
@@ -58,15 +73,8 @@ void require_all_proved(const rv::VerifyReport& report, const std::vector<std::s
 
 TEST_CASE("verify: a draw from an empty deck is refuted by conservation, and the log replays to the fault") {
   const Verified v = verify_case("draw-from-empty");
-  const rv::Finding& f = finding(v.report, "conservation");
-  REQUIRE(f.status == rv::Status::kRefuted);
-  CHECK_THAT(f.message, Catch::Contains("deal 1 from deck, which holds 0 cards"));
-  REQUIRE(f.counterexample);
+  const rv::Finding& f = require_fault_refutes(v, "conservation", "deal 1 from deck, which holds 0 cards");
   const ri::ReplayResult r = replay(*v.machine, f.counterexample->log);
-  CHECK(r.outcome == ri::ReplayOutcome::kFault);
-  REQUIRE(r.final_state);
-  REQUIRE(r.final_state->fault);
-  CHECK_THAT(r.final_state->fault->message, Catch::Contains("which holds 0 cards"));
   CHECK(r.final_state->zones[1].empty());  // the deck
 }
 
@@ -78,14 +86,7 @@ TEST_CASE("verify: the fixed draw (only while the deck has cards) is proved") {
 
 TEST_CASE("verify: a player with an empty hand and a forced choice is refuted by playability") {
   const Verified v = verify_case("no-legal-move");
-  const rv::Finding& f = finding(v.report, "playability");
-  REQUIRE(f.status == rv::Status::kRefuted);
-  CHECK_THAT(f.message, Catch::Contains("has no legal choice in rule 'give'"));
-  REQUIRE(f.counterexample);
-  const ri::ReplayResult r = replay(*v.machine, f.counterexample->log);
-  CHECK(r.outcome == ri::ReplayOutcome::kFault);
-  REQUIRE(r.final_state->fault);
-  CHECK_THAT(r.final_state->fault->message, Catch::Contains("no legal choice"));
+  require_fault_refutes(v, "playability", "has no legal choice in rule 'give'");
   // Conservation is not what is wrong here.
   CHECK(finding(v.report, "conservation").status == rv::Status::kProved);
 }

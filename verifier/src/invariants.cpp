@@ -230,22 +230,27 @@ bool PositionInvariant::weaken(const std::vector<std::int64_t>& found, const std
   return changed;
 }
 
-std::optional<std::int64_t> PositionInvariant::lowest(std::size_t i) const {
+namespace {
+// The loosest bound over all parts, or nothing if some part has none.
+template <typename Pick>
+std::optional<std::int64_t> loosest(const std::map<std::vector<std::int64_t>, InvariantPart>& parts, std::size_t i,
+                                    bool high, Pick pick) {
   std::optional<std::int64_t> out;
   for (const auto& [k, p] : parts) {
-    if (!p.has_low[i]) return std::nullopt;
-    out = out ? std::min(*out, p.low[i]) : p.low[i];
+    if (!(high ? p.has_high[i] : p.has_low[i])) return std::nullopt;
+    const std::int64_t v = high ? p.high[i] : p.low[i];
+    out = out ? pick(*out, v) : v;
   }
   return out;
 }
+}  // namespace
+
+std::optional<std::int64_t> PositionInvariant::lowest(std::size_t i) const {
+  return loosest(parts, i, false, [](std::int64_t a, std::int64_t b) { return std::min(a, b); });
+}
 
 std::optional<std::int64_t> PositionInvariant::highest(std::size_t i) const {
-  std::optional<std::int64_t> out;
-  for (const auto& [k, p] : parts) {
-    if (!p.has_high[i]) return std::nullopt;
-    out = out ? std::max(*out, p.high[i]) : p.high[i];
-  }
-  return out;
+  return loosest(parts, i, true, [](std::int64_t a, std::int64_t b) { return std::max(a, b); });
 }
 
 z3::expr fact_term(z3::context& ctx, const LinearFact& fact, const std::vector<z3::expr>& state) {
