@@ -32,6 +32,9 @@ struct Context {
   [[nodiscard]] z3::check_result check(const std::vector<z3::expr>& facts, const std::vector<z3::expr>& terms,
                                        std::vector<std::int64_t>& values) const;
   [[nodiscard]] std::string where(const grammar::SourceSpan& span) const { return machine.where(span); }
+  // A finding about a declaration (its name is also the finding's key) at `span`.
+  [[nodiscard]] Finding finding(const std::string& property, const std::string& subject,
+                                const grammar::SourceSpan& span) const;
   // A counterexample from the sampled game `game`, up to `moves` decisions (-1: all).
   [[nodiscard]] Counterexample game_trace(const ri::GameResult& game, std::int64_t moves, std::string violation) const;
 };

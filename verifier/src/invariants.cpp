@@ -154,17 +154,6 @@ void PositionInvariant::add(const std::vector<std::int64_t>& sampled) {
   if (!inside && hull.add(point)) equalities = hull.equalities();
 }
 
-void PositionInvariant::widen(const std::vector<std::int64_t>& sampled) {
-  const std::vector<std::int64_t> point = without_dead(sampled, dead);
-  bool created = false;
-  InvariantPart& p = part(point, created);
-  if (created && hull.add(point)) equalities = hull.equalities();
-  for (std::size_t i = 0; i < point.size(); ++i) {
-    p.low[i] = std::min(p.low[i], point[i]);
-    p.high[i] = std::max(p.high[i], point[i]);
-  }
-}
-
 bool PositionInvariant::weaken(const std::vector<std::int64_t>& found, const std::vector<std::int64_t>* global_low,
                                const std::vector<std::int64_t>* global_high) {
   const std::vector<std::int64_t> point = without_dead(found, dead);

@@ -69,7 +69,6 @@ struct PositionInvariant {
   const std::vector<bool>* dead = nullptr;   // dimensions left out (stale locals)
   [[nodiscard]] bool reached() const { return !parts.empty(); }
   void add(const std::vector<std::int64_t>& point);    // a sampled state
-  void widen(const std::vector<std::int64_t>& point);  // a sampled state: ranges only
   // A state Z3 found: the hull grows to take it in; a broken bound widens to the range the
   // variable has anywhere in the sampled games when the state is within it, else it goes.
   // A state with a new key starts a new part. After many states at one position the hull

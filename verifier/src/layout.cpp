@@ -428,7 +428,6 @@ std::vector<std::int64_t> project(const ri::Ir& ir, const Layout& layout, const 
   for (std::size_t p = 0; p < layout.seat_index.size(); ++p) {
     x[static_cast<std::size_t>(layout.seat_index[p])] = state.seat_of[p];
   }
-  (void)ir;
   for (std::size_t s = 0; s < layout.local_shape.size(); ++s) {
     const auto at = static_cast<std::size_t>(layout.local_index[s]);
     const Value& v = state.locals[s];

@@ -528,21 +528,15 @@ void check_termination(const Context& ctx, std::vector<Finding>& out, bool round
   }
   if (!claims) return;
   for (const ri::TerminationClaim& claim : ctx.ir.terminations) {
-    Finding f;
-    f.property = "terminates";
-    f.subject = claim.name;
-    f.key = claim.name;
-    f.span = claim.span;
-    f.where = ctx.where(claim.span);
+    Finding f = ctx.finding("terminates", claim.name, claim.span);
     std::vector<const Loop*> covered;
     for (const Loop& loop : t.loops()) {
-      const bool match = claim.target == ri::TerminationClaim::Target::kGame ? loop.game
-                         : claim.target == ri::TerminationClaim::Target::kRound
-                             ? !loop.game
-                             : (!loop.game && loop.label == claim.label &&
-                                ctx.ir.code[static_cast<std::size_t>(loop.head)].rule == claim.label &&
-                                (loop.head == 0 || ctx.ir.code[static_cast<std::size_t>(loop.head) - 1].rule == claim.label ||
-                                 true));
+      bool match = false;
+      switch (claim.target) {
+        case ri::TerminationClaim::Target::kGame: match = loop.game; break;
+        case ri::TerminationClaim::Target::kRound: match = !loop.game; break;
+        case ri::TerminationClaim::Target::kLoop: match = !loop.game && loop.label == claim.label; break;
+      }
       if (match && ctx.invariants.at(loop.head).reached()) covered.push_back(&loop);
     }
     if (claim.target == ri::TerminationClaim::Target::kLoop && covered.size() > 1) {

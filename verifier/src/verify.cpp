@@ -73,6 +73,16 @@ z3::check_result Context::check(const std::vector<z3::expr>& facts, const std::v
   return r;
 }
 
+Finding Context::finding(const std::string& property, const std::string& subject, const grammar::SourceSpan& span) const {
+  Finding f;
+  f.property = property;
+  f.subject = subject;
+  f.key = subject;
+  f.span = span;
+  f.where = where(span);
+  return f;
+}
+
 Counterexample Context::game_trace(const ri::GameResult& game, std::int64_t moves, std::string violation) const {
   ri::GameConfig c = config;
   c.seed = game.seed;
@@ -117,9 +127,6 @@ constexpr const char* kInductive = "invariants inferred from simulated games and
 // position, and a concrete fault from the simulated games as a counterexample.
 void check_obligations(Context& ctx, const std::set<std::string>& wanted, std::vector<Finding>& out) {
   const auto started = std::chrono::steady_clock::now();
-  struct Open {
-    std::string text;
-  };
   std::map<ObligationKind, std::vector<std::string>> open;
   std::map<ObligationKind, std::int64_t> proved;
   std::vector<std::string> conservation_open;
@@ -217,12 +224,7 @@ void check_invariants(Context& ctx, std::vector<Finding>& out) {
   for (std::size_t i = 0; i < ctx.ir.invariants.size(); ++i) {
     const auto started = std::chrono::steady_clock::now();
     const ri::InvariantInfo& claim = ctx.ir.invariants[i];
-    Finding f;
-    f.property = "invariant";
-    f.subject = claim.name;
-    f.key = claim.name;
-    f.span = claim.span;
-    f.where = ctx.where(claim.span);
+    Finding f = ctx.finding("invariant", claim.name, claim.span);
     if (const auto& broken = ctx.sampling.broken[i]) {
       f.status = Status::kRefuted;
       f.method = "a simulated game";
