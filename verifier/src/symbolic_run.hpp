@@ -1,0 +1,291 @@
+// The symbolic run of one instruction (private to the encoder): symbolic values, and the
+// evaluator of expressions (symbolic_expr.cpp) and of effects and instructions
+// (symbolic.cpp) over one abstract state.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "symbolic.hpp"
+
+namespace rulebook::verifier {
+
+// A symbolic value. Scalars (int, player, enum, none) are one int term; bools one bool
+// term; a card is (zone instance, class); a set of cards is a source zone (-2: every zone)
+// and a size per class; sets of players and of enum or bool values are one bool per
+// possible member; `subsets` is a family (its base set and size bounds).
+struct Encoder::Sym {
+  enum class Shape : std::uint8_t { kUnknown, kInt, kBool, kCard, kCards, kZone, kPlayers, kValues, kFamily };
+  Shape shape = Shape::kUnknown;
+  ri::Kind kind = ri::Kind::kInt;  // kInt: int, player or enum; kValues: the element kind
+  std::int32_t enum_id = -1;
+  std::vector<z3::expr> e;
+  bool varies = false;     // depends on a card's identity beyond its class (facing, order, ...)
+  bool whole = false;      // kCards: every card of the zone
+  ri::Slot from_local = -1;
+};
+
+class Encoder::Run {
+ public:
+  Run(const Encoder& enc, const std::vector<z3::expr>& state, const std::string& prefix, Step& step)
+      : enc_(enc), ctx_(enc.ctx_), ir_(enc.ir_), layout_(enc.layout_), cur_(state), prefix_(prefix), step_(step) {
+    if (step_.next.empty()) {
+      step_.next = state;
+      step_.written.assign(state.size(), false);
+    }
+  }
+
+  // ---- helpers ----
+  z3::expr num(std::int64_t v) const { return ctx_.int_val(static_cast<int64_t>(v)); }
+  z3::expr yes() const { return ctx_.bool_val(true); }
+  z3::expr guard() const {
+    if (path_.empty()) return yes();
+    z3::expr_vector v(ctx_);
+    for (const z3::expr& g : path_) v.push_back(g);
+    return z3::mk_and(v);
+  }
+  z3::expr fresh_int() { return ctx_.int_const(fmt::format("{}_{}", prefix_, fresh_++).c_str()); }
+  z3::expr fresh_bool() { return ctx_.bool_const(fmt::format("{}_{}", prefix_, fresh_++).c_str()); }
+  z3::expr fresh_in(std::int64_t lo, std::int64_t hi) {
+    z3::expr x = fresh_int();
+    step_.assumptions.push_back(x >= num(lo) && x <= num(hi));
+    return x;
+  }
+  void assume(const z3::expr& c) { step_.assumptions.push_back(z3::implies(guard(), c)); }
+  // A condition without which the interpreter stops with a fault here: the step continues
+  // only when it holds (the fault itself is an obligation).
+  void require(const z3::expr& c) { step_.continues.push_back(z3::implies(guard(), c)); }
+  // A condition the interpreter checks (a fault when it fails): to prove, and after it the
+  // step goes on only where it held.
+  void oblige(ObligationKind kind, const z3::expr& c, const grammar::SourceSpan& span, std::string what) {
+    step_.obligations.push_back(Obligation{kind, z3::implies(guard(), c), span, std::move(what)});
+    require(c);
+  }
+  z3::expr at(std::int32_t index) const { return cur_[static_cast<std::size_t>(index)]; }
+  void write(std::int32_t index, const z3::expr& v) {
+    step_.next[static_cast<std::size_t>(index)] = v;
+    step_.written[static_cast<std::size_t>(index)] = true;
+  }
+  std::int64_t seats() const { return layout_.seats; }
+  std::int32_t classes() const { return layout_.classes; }
+
+  Sym make_int(const z3::expr& v, ri::Kind kind = ri::Kind::kInt, std::int32_t enum_id = -1) const {
+    Sym s;
+    s.shape = Sym::Shape::kInt;
+    s.kind = kind;
+    s.enum_id = enum_id;
+    s.e.push_back(v);
+    return s;
+  }
+  Sym make_bool(const z3::expr& v, bool varies = false) const {
+    Sym s;
+    s.shape = Sym::Shape::kBool;
+    s.e.push_back(v);
+    s.varies = varies;
+    return s;
+  }
+  Sym unknown() const { return Sym{}; }
+
+  z3::expr as_bool(const Sym& s) {
+    if (s.shape == Sym::Shape::kBool) return s.e[0];
+    if (s.shape == Sym::Shape::kInt) return s.e[0] != num(0);
+    return fresh_bool();
+  }
+  z3::expr as_int(const Sym& s) {
+    if (s.shape == Sym::Shape::kInt) return s.e[0];
+    if (s.shape == Sym::Shape::kBool) return z3::ite(s.e[0], num(1), num(0));
+    return fresh_int();
+  }
+  // A player argument: checked to be a player (the interpreter faults on none).
+  z3::expr as_player(const Sym& s, const grammar::SourceSpan& span) {
+    if (s.shape != Sym::Shape::kInt) return fresh_in(0, seats() - 1);
+    oblige(ObligationKind::kDefined, s.e[0] >= num(0) && s.e[0] < num(seats()), span, "a player, not none");
+    require(s.e[0] >= num(0) && s.e[0] < num(seats()));
+    return s.e[0];
+  }
+  // select(values, index): values[index] for a symbolic index.
+  z3::expr select(const std::vector<z3::expr>& values, const z3::expr& index) const {
+    z3::expr out = values.back();
+    for (std::size_t i = values.size() - 1; i-- > 0;) out = z3::ite(index == num(static_cast<std::int64_t>(i)), values[i], out);
+    return out;
+  }
+  z3::expr count(const z3::expr& zone, std::int32_t cls) const {
+    std::vector<z3::expr> per;
+    for (std::int32_t i = 0; i < layout_.instances; ++i) per.push_back(at(layout_.count_index(i, cls)));
+    return select(per, zone);
+  }
+  z3::expr count_any(const z3::expr& zone, const z3::expr& cls) const {
+    std::vector<z3::expr> per;
+    for (std::int32_t k = 0; k < classes(); ++k) per.push_back(count(zone, k));
+    return select(per, cls);
+  }
+  z3::expr total(const z3::expr& zone) const {
+    z3::expr t = num(0);
+    for (std::int32_t k = 0; k < classes(); ++k) t = t + count(zone, k);
+    return t;
+  }
+  z3::expr seat_of(const z3::expr& p) const {
+    if (!layout_.seats_move) return p;
+    std::vector<z3::expr> per;
+    for (const std::int32_t i : layout_.seat_index) per.push_back(at(i));
+    return select(per, p);
+  }
+  z3::expr player_at(const z3::expr& seat) const {
+    if (!layout_.seats_move) return seat;
+    z3::expr out = num(seats() - 1);
+    for (std::int64_t q = seats() - 1; q-- > 0;) {
+      out = z3::ite(at(layout_.seat_index[static_cast<std::size_t>(q)]) == seat, num(q), out);
+    }
+    return out;
+  }
+  z3::expr modulo(const z3::expr& x) const {
+    // x is within (-seats, 2 seats): one correction either way keeps it linear.
+    const z3::expr n = num(seats());
+    return z3::ite(x >= n, x - n, z3::ite(x < num(0), x + n, x));
+  }
+
+  // ---- expressions ----
+
+  Sym eval(ri::ExprId id);
+
+  Sym constant(const ri::Value& v);
+
+  std::optional<Sym> bind(ri::Slot slot, const Sym& v) {
+    std::optional<Sym> old;
+    if (auto it = env_.find(slot); it != env_.end()) old = it->second;
+    env_[slot] = v;
+    return old;
+  }
+  void unbind(ri::Slot slot, const std::optional<Sym>& old) {
+    if (old) {
+      env_[slot] = *old;
+    } else {
+      env_.erase(slot);
+    }
+  }
+
+  Sym local(ri::Slot slot);
+
+  Sym var(const ri::ExprNode& n);
+
+  Sym merge(const z3::expr& c, const Sym& a, const Sym& b);
+  Sym none_card() const {
+    Sym s;
+    s.shape = Sym::Shape::kCard;
+    s.e = {num(-1), num(-1)};
+    return s;
+  }
+
+  Sym binary(const ri::ExprNode& n);
+
+  z3::expr equal(const Sym& a, const Sym& b);
+
+  // Universe of a set literal's values: players, enum values, bools.
+  Sym set_literal(const ri::ExprNode& n);
+
+  // The members of a player or value domain, each with the value bound to the slot.
+  Sym member(const Sym& domain, std::int64_t v) const {
+    if (domain.shape == Sym::Shape::kPlayers) return make_int(num(v), ri::Kind::kPlayer);
+    if (domain.kind == ri::Kind::kBool) return make_bool(ctx_.bool_val(v != 0));
+    return make_int(num(v), domain.kind, domain.enum_id);
+  }
+  // A card domain: its zone (or -2) and per-class counts.
+  bool card_domain(const Sym& domain, z3::expr& zone, std::vector<z3::expr>& counts) const;
+  Sym class_card(const z3::expr& zone, std::int32_t cls) const {
+    Sym c;
+    c.shape = Sym::Shape::kCard;
+    c.e = {zone, num(cls)};
+    return c;
+  }
+  // A card of some class from a zone; the class is fresh.
+  Sym some_card(const z3::expr& zone, const std::vector<z3::expr>& counts) {
+    Sym c;
+    c.shape = Sym::Shape::kCard;
+    const z3::expr cls = fresh_in(0, classes() - 1);
+    require(select(counts, cls) > num(0));
+    c.e = {zone, cls};
+    return c;
+  }
+
+  // `body` with the slot bound to member v of a player or value domain, evaluated where the
+  // member is in the domain.
+  Sym for_member(const Sym& domain, std::size_t v, ri::Slot slot, ri::ExprId body) {
+    path_.push_back(domain.e[v]);
+    const auto old = bind(slot, member(domain, static_cast<std::int64_t>(v)));
+    Sym out = eval(body);
+    unbind(slot, old);
+    path_.pop_back();
+    return out;
+  }
+
+  Sym comprehension(const ri::ExprNode& n);
+
+  // How many cards of class k of a zone pass a filter; second: all of them, for certain.
+  std::pair<z3::expr, bool> filtered_count(ri::Slot slot, ri::ExprId filter, const z3::expr& zone, std::int32_t k, const z3::expr& available);
+
+  Sym quantifier(const ri::ExprNode& n);
+
+  // max/min/first: an element of the domain that passes the filter (which one is not kept).
+  Sym pick(const ri::ExprNode& n, ri::ExprId domain_id, ri::ExprId filter, bool extremum);
+
+  Sym builtin(const ri::ExprNode& n);
+
+  // ---- effects ----
+
+  // Moves cards to `target` and keeps the zones of card locals up to date.
+  void move(const Sym& cards, const z3::expr& target, const grammar::SourceSpan& span);
+
+  // Every card local may have been among the moved cards: `constrain` says when; the
+  // local `moved_local` itself certainly was.
+  template <typename F>
+  void follow_locals(ri::Slot moved_local, F constrain);
+
+  void set_var(const ri::Instr& in);
+
+  void set_local(ri::Slot slot, const Sym& v);
+
+  // A value picked from a choice's domain, with the filter; `nonempty` says it had one.
+  Sym choose_from(const Sym& domain, ri::Slot slot, ri::ExprId filter, z3::expr& nonempty);
+
+  // ---- instructions ----
+
+  void run(std::int32_t pc);
+
+  z3::expr size_of(const Sym& v);
+
+  ChoiceReads choice_reads(std::int32_t pc);
+
+  std::optional<std::vector<z3::expr>> players(ri::ExprId id) {
+    const Sym v = eval(id);
+    if (v.shape != Sym::Shape::kPlayers) return std::nullopt;
+    return v.e;
+  }
+
+  z3::expr value(ri::ExprId id) {
+    const Sym v = eval(id);
+    if (v.shape == Sym::Shape::kBool) return v.e[0];
+    return as_int(v);
+  }
+
+ private:
+  const Encoder& enc_;
+  z3::context& ctx_;
+  const ri::Ir& ir_;
+  const Layout& layout_;
+  const std::vector<z3::expr>& cur_;
+  std::string prefix_;
+  Step& step_;
+  std::vector<z3::expr> path_;
+  std::unordered_map<ri::Slot, Sym> env_;
+  int fresh_ = 0;
+  z3::expr move_target_ = ctx_.int_val(0);
+  std::vector<ZoneRead>* reads_ = nullptr;
+  ri::ExprId counting_ = -1;  // the argument of count/empty being evaluated
+};
+
+}  // namespace rulebook::verifier
