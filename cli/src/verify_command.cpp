@@ -256,6 +256,7 @@ int run_verify(const VerifyCommandOptions& options) {
                                  {{"card_classes", rep.stats.card_classes},
                                   {"state_variables", rep.stats.state_variables},
                                   {"positions", rep.stats.positions},
+                                  {"instructions", rep.stats.instructions},
                                   {"sampled_states", rep.stats.sampled_states},
                                   {"induction_queries", rep.stats.queries},
                                   {"weakenings", rep.stats.weakenings},

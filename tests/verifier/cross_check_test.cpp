@@ -50,7 +50,8 @@ bool proved(const rv::VerifyReport& report, const std::string& property) {
   return any;
 }
 
-void cross_check(const std::string& ruleset, std::int64_t players) {
+// Returns whether the fault properties (conservation, playability, well-defined) were proved.
+bool cross_check(const std::string& ruleset, std::int64_t players) {
   const auto machine = rulebook::test::machine_for_file(ruleset);
   rv::VerifyOptions options;
   options.players = players;
@@ -77,12 +78,15 @@ void cross_check(const std::string& ruleset, std::int64_t players) {
   CHECK(watch.broken == 0);
   if (!invariants.empty()) CHECK(watch.checks > 0);
   if (no_fault) CHECK(faults == 0);
+  return no_fault;
 }
 
 }  // namespace
 
 TEST_CASE("cross-check: Clusterfk, 4 players: 10,000 games break nothing the verifier proved", "[verify][cross-check]") {
-  cross_check("rulesets/clusterfk.rules", 4);
+  // With blocks fused between decisions, the verifier proves that no Clusterfk game at four
+  // players takes from an empty pile, offers an empty choice or faults otherwise.
+  CHECK(cross_check("rulesets/clusterfk.rules", 4));
 }
 
 TEST_CASE("cross-check: the fixed test cases: 10,000 games each break nothing the verifier proved", "[verify][cross-check]") {

@@ -114,6 +114,8 @@ bool mentions_dead(const LinearFact& f, const std::vector<bool>* dead) {
 // States Z3 finds at one position that join the hull before violated equalities are
 // dropped instead.
 constexpr std::size_t kJoinsPerPosition = 24;
+// States that widen one bound of one part to just take them in, before it widens further.
+constexpr std::int32_t kExactWidenings = 2;
 
 std::vector<std::int64_t> PositionInvariant::key(const std::vector<std::int64_t>& point) const {
   std::vector<std::int64_t> k;
@@ -157,8 +159,6 @@ void PositionInvariant::add(const std::vector<std::int64_t>& sampled) {
 bool PositionInvariant::weaken(const std::vector<std::int64_t>& found, const std::vector<std::int64_t>* global_low,
                                const std::vector<std::int64_t>* global_high) {
   const std::vector<std::int64_t> point = without_dead(found, dead);
-  // A new part takes the ranges the other parts agree on (or none): a state found by Z3
-  // says little about the ranges of its part.
   std::vector<std::optional<std::int64_t>> lows, highs;
   const bool fresh = parts.count(key(point)) == 0;
   if (fresh) {
@@ -170,11 +170,11 @@ bool PositionInvariant::weaken(const std::vector<std::int64_t>& found, const std
   bool created = false;
   InvariantPart& p = part(point, created);
   if (created) {
+    // The ranges the other parts agree on, widened to take the state in; where they do
+    // not agree on one, the state's own value (later states widen it as usual).
     for (std::size_t i = 0; i < point.size(); ++i) {
-      p.has_low[i] = lows[i].has_value() && *lows[i] <= point[i];
-      if (p.has_low[i]) p.low[i] = *lows[i];
-      p.has_high[i] = highs[i].has_value() && *highs[i] >= point[i];
-      if (p.has_high[i]) p.high[i] = *highs[i];
+      p.low[i] = lows[i] ? std::min(*lows[i], point[i]) : point[i];
+      p.high[i] = highs[i] ? std::max(*highs[i], point[i]) : point[i];
     }
   }
   bool changed = created;
@@ -192,27 +192,37 @@ bool PositionInvariant::weaken(const std::vector<std::int64_t>& found, const std
     });
     changed = changed || equalities.size() != before;
   }
-  // A broken range widens in every part: the parts keep apart what the samples showed, and
-  // one state found by Z3 is reason enough to widen the range everywhere (fewer rounds).
+  // A broken range widens in the state's part only: the parts keep apart what differs
+  // between the stages of a walk over the table ("the players already visited hold no
+  // notes"), which widening everywhere would lose. The first states that break a bound
+  // widen it just enough to take them in ("at least one card" stays when the state has
+  // one); later ones widen it to the variable's range anywhere in the sampled games, or
+  // drop it, so that the search ends.
+  if (p.widened_low.empty()) {
+    p.widened_low.assign(point.size(), 0);
+    p.widened_high.assign(point.size(), 0);
+  }
   for (std::size_t i = 0; i < point.size(); ++i) {
     const bool below = p.has_low[i] && point[i] < p.low[i];
     const bool above = p.has_high[i] && point[i] > p.high[i];
     if (!below && !above) continue;
     changed = true;
-    for (auto& [k, q] : parts) {
-      if (below && q.has_low[i] && point[i] < q.low[i]) {
-        if (global_low != nullptr && point[i] >= (*global_low)[i]) {
-          q.low[i] = (*global_low)[i];
-        } else {
-          q.has_low[i] = false;
-        }
+    if (below) {
+      if (++p.widened_low[i] <= kExactWidenings) {
+        p.low[i] = point[i];
+      } else if (global_low != nullptr && point[i] >= (*global_low)[i]) {
+        p.low[i] = (*global_low)[i];
+      } else {
+        p.has_low[i] = false;
       }
-      if (above && q.has_high[i] && point[i] > q.high[i]) {
-        if (global_high != nullptr && point[i] <= (*global_high)[i]) {
-          q.high[i] = (*global_high)[i];
-        } else {
-          q.has_high[i] = false;
-        }
+    }
+    if (above) {
+      if (++p.widened_high[i] <= kExactWidenings) {
+        p.high[i] = point[i];
+      } else if (global_high != nullptr && point[i] <= (*global_high)[i]) {
+        p.high[i] = (*global_high)[i];
+      } else {
+        p.has_high[i] = false;
       }
     }
   }
@@ -253,10 +263,11 @@ z3::expr fact_term(z3::context& ctx, const LinearFact& fact, const std::vector<z
   return fact.equality ? sum == k : sum >= k;
 }
 
-Invariants::Invariants(Encoder& encoder, const Layout& layout, std::size_t positions)
-    : encoder_(encoder), steps_(positions), top_(positions, false), state_(encoder.state_vars("x")) {
-  positions_.reserve(positions);
-  for (std::size_t i = 0; i < positions; ++i) {
+Invariants::Invariants(Encoder& encoder, const Layout& layout, std::vector<bool> cuts)
+    : encoder_(encoder), cuts_(std::move(cuts)), blocks_(cuts_.size()), top_(cuts_.size(), false),
+      state_(encoder.state_vars("x")) {
+  positions_.reserve(cuts_.size());
+  for (std::size_t i = 0; i < cuts_.size(); ++i) {
     PositionInvariant inv;
     inv.dimension = static_cast<std::size_t>(layout.size());
     inv.hull = AffineHull(inv.dimension);
@@ -266,10 +277,30 @@ Invariants::Invariants(Encoder& encoder, const Layout& layout, std::size_t posit
   }
 }
 
-const Step& Invariants::step(std::int32_t pc) {
-  auto& s = steps_[static_cast<std::size_t>(pc)];
-  if (!s) s = encoder_.step(pc, state_, fmt::format("h{}", pc));
-  return *s;
+const Block& Invariants::block(std::int32_t pc) {
+  auto& b = blocks_[static_cast<std::size_t>(pc)];
+  if (!b) b = fuse_block(encoder_, pc, cuts_, state_, fmt::format("h{}", pc));
+  return *b;
+}
+
+std::vector<Invariants::Reach> Invariants::reach(std::int32_t pc) {
+  std::vector<Reach> out;
+  for (std::size_t c = 0; c < cuts_.size(); ++c) {
+    const auto cut = static_cast<std::int32_t>(c);
+    if (!cuts_[c] || !at(cut).reached()) continue;
+    const Block& b = block(cut);
+    for (const BlockNode& node : b.nodes) {
+      if (node.pc != pc) continue;
+      Reach r;
+      r.facts.push_back(formula(cut, state_));
+      r.facts.insert(r.facts.end(), b.assumptions.begin(), b.assumptions.end());
+      r.facts.push_back(node.reached);
+      r.state = node.state;
+      r.cut = cut;
+      out.push_back(std::move(r));
+    }
+  }
+  return out;
 }
 
 z3::expr Invariants::formula(std::int32_t pc, const std::vector<z3::expr>& state) const {
@@ -302,10 +333,10 @@ Invariants::Stats Invariants::make_inductive(unsigned timeout_ms, double budget_
   const auto started = std::chrono::steady_clock::now();
   Stats stats;
   z3::context& ctx = encoder_.context();
-  z3::solver solver(ctx);
   z3::params params(ctx);
   params.set("timeout", timeout_ms);
   params.set("random_seed", 0U);
+  z3::solver solver(ctx);
   solver.set(params);
   // Initiation: the start state satisfies the invariant of its position (by construction:
   // the hull takes it in and a bound it breaks goes).
@@ -325,7 +356,7 @@ Invariants::Stats Invariants::make_inductive(unsigned timeout_ms, double budget_
   std::deque<std::int32_t> work;
   std::vector<bool> queued(positions_.size(), false);
   for (std::size_t pc = 0; pc < positions_.size(); ++pc) {
-    if (positions_[pc].reached()) {
+    if (cuts_[pc] && positions_[pc].reached()) {
       work.push_back(static_cast<std::int32_t>(pc));
       queued[pc] = true;
     }
@@ -341,6 +372,7 @@ Invariants::Stats Invariants::make_inductive(unsigned timeout_ms, double budget_
       // Out of time: the candidates are not known to be inductive, so none is kept.
       stats.finished = false;
       for (std::size_t p = 0; p < positions_.size(); ++p) {
+        if (!cuts_[p]) continue;
         top_[p] = true;
         if (!positions_[p].reached()) positions_[p].weaken(std::vector<std::int64_t>(state_.size(), 0));
       }
@@ -350,16 +382,16 @@ Invariants::Stats Invariants::make_inductive(unsigned timeout_ms, double budget_
     work.pop_front();
     queued[static_cast<std::size_t>(pc)] = false;
     if (!at(pc).reached()) continue;
-    const Step& s = step(pc);
-    for (const Successor& succ : s.successors) {
+    const Block& b = block(pc);
+    for (const BlockExit& succ : b.exits) {
+      if (succ.pc < 0) continue;  // the game ends
       for (;;) {
         if (top_[static_cast<std::size_t>(succ.pc)]) break;
         solver.push();
         solver.add(formula(pc, state_));
-        for (const z3::expr& a : s.assumptions) solver.add(a);
-        for (const z3::expr& c : s.continues) solver.add(c);
+        for (const z3::expr& a : b.assumptions) solver.add(a);
         solver.add(succ.guard);
-        solver.add(!formula(succ.pc, s.next));
+        solver.add(!formula(succ.pc, succ.next));
         ++stats.queries;
         const z3::check_result r = solver.check();
         if (r == z3::unsat) {
@@ -376,15 +408,24 @@ Invariants::Stats Invariants::make_inductive(unsigned timeout_ms, double budget_
         }
         const z3::model m = solver.get_model();
         std::vector<std::int64_t> y;
-        y.reserve(s.next.size());
-        for (const z3::expr& e : s.next) y.push_back(m.eval(e, true).get_numeral_int64());
+        y.reserve(succ.next.size());
+        for (const z3::expr& v : succ.next) y.push_back(m.eval(v, true).get_numeral_int64());
         solver.pop();
         ++stats.weakenings;
         if (debug_ != nullptr) {
           std::string changed;
           for (std::size_t i = 0; i < y.size() && changed.size() < 400; ++i) {
             if ((*at(succ.pc).dead)[i]) continue;
-            const auto lo = at(succ.pc).lowest(i), hi = at(succ.pc).highest(i);
+            // The bounds of the state's own part (or of all parts, for a new part).
+            const PositionInvariant& target = at(succ.pc);
+            std::vector<std::int64_t> key;
+            for (const std::int32_t d : target.key_dims) key.push_back(y[static_cast<std::size_t>(d)]);
+            const auto part = target.parts.find(key);
+            std::optional<std::int64_t> lo = target.lowest(i), hi = target.highest(i);
+            if (part != target.parts.end()) {
+              lo = part->second.has_low[i] ? std::optional<std::int64_t>(part->second.low[i]) : std::nullopt;
+              hi = part->second.has_high[i] ? std::optional<std::int64_t>(part->second.high[i]) : std::nullopt;
+            }
             if ((lo && y[i] < *lo) || (hi && y[i] > *hi)) changed += fmt::format(" {}={}", (*debug_)[i], y[i]);
           }
           for (const LinearFact& f : at(succ.pc).equalities) {

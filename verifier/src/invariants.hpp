@@ -16,6 +16,7 @@
 #include <gmpxx.h>
 #include <z3++.h>
 
+#include "blocks.hpp"
 #include "symbolic.hpp"
 
 namespace rulebook::verifier {
@@ -52,6 +53,7 @@ class AffineHull {
 struct InvariantPart {
   std::vector<std::int64_t> low, high;       // per variable
   std::vector<bool> has_low, has_high;       // bounds still kept
+  std::vector<std::int32_t> widened_low, widened_high;  // per variable: how often a bound was widened
 };
 
 // The candidate invariant at one control position: the affine hull of its states, and the
@@ -87,10 +89,13 @@ struct PositionInvariant {
 
 z3::expr fact_term(z3::context& ctx, const LinearFact& fact, const std::vector<z3::expr>& state);
 
-// Invariants for every instruction of the program.
+// Invariants at the cut points of the program (see blocks.hpp); the instructions between
+// two cut points are one transition.
 class Invariants {
  public:
-  Invariants(Encoder& encoder, const Layout& layout, std::size_t positions);
+  Invariants(Encoder& encoder, const Layout& layout, std::vector<bool> cuts);
+  [[nodiscard]] bool is_cut(std::int32_t pc) const { return cuts_[static_cast<std::size_t>(pc)]; }
+  [[nodiscard]] const std::vector<bool>& cuts() const { return cuts_; }
   PositionInvariant& at(std::int32_t pc) { return positions_[static_cast<std::size_t>(pc)]; }
   [[nodiscard]] const PositionInvariant& at(std::int32_t pc) const { return positions_[static_cast<std::size_t>(pc)]; }
 
@@ -112,17 +117,29 @@ class Invariants {
   // Prints every weakening with the facts it broke (for working on the encoding).
   void debug(const std::vector<std::string>* names) { debug_ = names; }
 
-  // The invariant at pc over `state`; false when the position is unreachable.
+  // The invariant at cut point pc over `state`; false when the position is unreachable.
   [[nodiscard]] z3::expr formula(std::int32_t pc, const std::vector<z3::expr>& state) const;
-  [[nodiscard]] const Step& step(std::int32_t pc);
+  // The block from cut point pc, run on state().
+  [[nodiscard]] const Block& block(std::int32_t pc);
+
+  // The ways an instruction is reached: from a reachable cut point, on one path of its block.
+  // `facts` (the cut point's invariant, the block's assumptions, the path condition) hold
+  // whenever the instruction runs in `state`; no way: no game reaches it.
+  struct Reach {
+    std::vector<z3::expr> facts;
+    std::vector<z3::expr> state;
+    std::int32_t cut = 0;
+  };
+  [[nodiscard]] std::vector<Reach> reach(std::int32_t pc);
   [[nodiscard]] const std::vector<z3::expr>& state() const { return state_; }
   // A readable list of the facts at pc.
   [[nodiscard]] std::vector<std::string> describe(std::int32_t pc, const std::vector<std::string>& names) const;
 
  private:
   Encoder& encoder_;
+  std::vector<bool> cuts_;
   std::vector<PositionInvariant> positions_;
-  std::vector<std::optional<Step>> steps_;
+  std::vector<std::optional<Block>> blocks_;
   std::vector<bool> top_;  // given up on: true
   std::vector<z3::expr> state_;
   std::optional<std::pair<std::int32_t, std::vector<std::int64_t>>> initial_;

@@ -35,13 +35,12 @@ class SampleSink : public ri::EventSink {
   [[nodiscard]] bool observes_steps() const override { return true; }
   void stepping(const ri::State& state) override {
     const ri::Ir& ir = machine_.ir();
-    const std::vector<std::int64_t> point = project(ir, layout_, classes_, state);
-    if (out_.states == 0) invariants_.set_initial(state.pc, point);
     ++out_.states;
-    auto& seen = seen_[static_cast<std::size_t>(state.pc)];
-    PositionInvariant& inv = invariants_.at(state.pc);
-    if (seen.insert(hash_point(point)).second) {
-      inv.add(point);
+    if (!invariants_.is_cut(state.pc)) return;  // decisions are cut points
+    const std::vector<std::int64_t> point = project(ir, layout_, classes_, state);
+    if (out_.states == 1) invariants_.set_initial(state.pc, point);
+    if (seen_[static_cast<std::size_t>(state.pc)].insert(hash_point(point)).second) {
+      invariants_.at(state.pc).add(point);
     }
     if (ir.code[static_cast<std::size_t>(state.pc)].code == ri::OpCode::kChoose) check_invariants(state, false);
   }

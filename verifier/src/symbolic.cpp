@@ -496,6 +496,12 @@ Step Encoder::step(std::int32_t pc, const std::vector<z3::expr>& state, const st
   Step out;
   Run run(*this, state, prefix, out);
   run.run(pc);
+  // No zone ever holds fewer than no cards: an abstract step that would leave a negative
+  // count matches no step of a game (counts are exact), so it does not continue.
+  const std::int32_t counts = layout_.instances * layout_.classes;
+  for (std::int32_t i = 0; i < counts; ++i) {
+    if (out.written[static_cast<std::size_t>(i)]) out.continues.push_back(out.next[static_cast<std::size_t>(i)] >= 0);
+  }
   complete(out.next, &out.written);
   return out;
 }

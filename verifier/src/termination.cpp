@@ -46,7 +46,7 @@ using Measure = std::function<z3::expr(const std::vector<z3::expr>&, const std::
 
 class Termination {
  public:
-  Termination(const Context& ctx) : ctx_(ctx), loops_(find_loops(ctx.ir)), succ_(static_successors(ctx.ir)) {}
+  Termination(const Context& ctx) : ctx_(ctx), loops_(find_loops(ctx.ir)) {}
 
   const std::vector<Loop>& loops() const { return loops_; }
 
@@ -59,100 +59,80 @@ class Termination {
 
   bool inside(const Loop& loop, std::int32_t pc) const { return pc >= loop.head && pc <= loop.back; }
 
-  // Positions every iteration passes: q such that the back jump cannot be reached from the
-  // head's body without q.
-  std::vector<std::int32_t> unavoidable(const Loop& loop) const {
-    std::vector<std::int32_t> out{loop.head};
-    for (std::int32_t q = loop.head + 1; q <= loop.back; ++q) {
-      std::vector<bool> seen(ctx_.ir.code.size(), false);
-      std::vector<std::int32_t> stack{loop.head + 1};
-      bool reached = false;
-      while (!stack.empty() && !reached) {
-        const std::int32_t p = stack.back();
-        stack.pop_back();
-        if (p == q || !inside(loop, p) || p == loop.head || seen[static_cast<std::size_t>(p)]) continue;
-        seen[static_cast<std::size_t>(p)] = true;
-        if (p == loop.back) reached = true;
-        for (const std::int32_t s : succ_[static_cast<std::size_t>(p)]) stack.push_back(s);
-      }
-      if (!reached) out.push_back(q);
-    }
-    return out;
-  }
-
-  // Checks a ranking function; on failure `why` says which condition failed.
+  // Checks a ranking function over the blocks of the loop; on failure `why` says which
+  // condition failed. (a) It is non-negative at the head whenever the body is entered;
+  // (b) no block inside the loop increases it; (c) every way round the loop, from the head
+  // back to it, passes a block that decreases it.
   bool ranks(const Loop& loop, const Measure& m, std::string& why) {
-    const auto& x = ctx_.invariants.state();
-    // (a) non-negative at the head whenever the body is entered.
-    {
-      Invariants& inv = ctx_.invariants;
-      const Step& head = inv.step(loop.head);
-      for (const Successor& s : head.successors) {
-        if (s.pc != loop.head + 1 || loop.game) continue;
-        Step scratch;
-        const z3::expr v = m(x, fmt::format("m{}a", loop.head), scratch);
-        std::vector<z3::expr> facts{inv.formula(loop.head, x), s.guard, v < 0};
-        facts.insert(facts.end(), head.assumptions.begin(), head.assumptions.end());
-        facts.insert(facts.end(), scratch.assumptions.begin(), scratch.assumptions.end());
-        if (ctx_.check(facts) != z3::unsat) {
-          why = "it can be negative at the loop head";
-          return false;
-        }
-      }
-      if (loop.game) {
-        Step scratch;
-        const z3::expr v = m(x, fmt::format("m{}a", loop.head), scratch);
-        std::vector<z3::expr> facts{inv.formula(loop.head, x), v < 0};
-        facts.insert(facts.end(), scratch.assumptions.begin(), scratch.assumptions.end());
-        if (ctx_.check(facts) != z3::unsat) {
-          why = "it can be negative when a round starts";
-          return false;
-        }
+    Invariants& inv = ctx_.invariants;
+    const auto& x = inv.state();
+    if (loop.game) {
+      Step scratch;
+      const z3::expr v = m(x, fmt::format("m{}a", loop.head), scratch);
+      std::vector<z3::expr> facts{inv.formula(loop.head, x), v < 0};
+      facts.insert(facts.end(), scratch.assumptions.begin(), scratch.assumptions.end());
+      if (ctx_.check(facts) != z3::unsat) {
+        why = "it can be negative when a round starts";
+        return false;
       }
     }
-    // (b) never increased inside the loop; (c) decreased at some position every iteration passes.
-    const std::vector<std::int32_t> cuts = unavoidable(loop);
-    bool decreased = false;
+    // Blocks that keep the measure (edges of the loop's graph of cut points without a decrease).
+    std::vector<std::vector<std::int32_t>> level(ctx_.ir.code.size());
     std::string decreased_at;
     for (std::int32_t pc = loop.head; pc <= loop.back; ++pc) {
-      if (!ctx_.invariants.at(pc).reached()) continue;
-      const Step& step = ctx_.invariants.step(pc);
-      const bool cut = std::find(cuts.begin(), cuts.end(), pc) != cuts.end();
-      bool strict_here = cut;
-      bool checked = false;
-      for (const Successor& s : step.successors) {
-        if (!inside(loop, s.pc) || (s.pc == loop.head && pc != loop.back)) continue;
-        if (pc == loop.back) continue;  // the jump back changes nothing
+      if (!inv.is_cut(pc) || !inv.at(pc).reached()) continue;
+      const Block& block = inv.block(pc);
+      std::size_t way = 0;
+      for (const BlockExit& exit : block.exits) {
+        // Paths that leave the loop (its head's exit, the end of the game) are not iterations.
+        if (exit.pc < 0) continue;
+        const std::int32_t first = exit.path.size() >= 2 ? exit.path[1] : exit.pc;
+        if (!inside(loop, first) || !inside(loop, exit.pc)) continue;
         Step scratch;
-        const z3::expr before = m(x, fmt::format("m{}b{}", loop.head, pc), scratch);
-        const z3::expr after = m(step.next, fmt::format("m{}c{}", loop.head, pc), scratch);
-        std::vector<z3::expr> base{ctx_.invariants.formula(pc, x), s.guard};
-        base.insert(base.end(), step.assumptions.begin(), step.assumptions.end());
-        base.insert(base.end(), step.continues.begin(), step.continues.end());
+        const std::string tag = fmt::format("m{}_{}_{}", loop.head, pc, way++);
+        const z3::expr before = m(x, tag + "b", scratch);
+        const z3::expr after = m(exit.next, tag + "c", scratch);
+        std::vector<z3::expr> base{inv.formula(pc, x), exit.guard};
+        base.insert(base.end(), block.assumptions.begin(), block.assumptions.end());
         base.insert(base.end(), scratch.assumptions.begin(), scratch.assumptions.end());
-        checked = true;
+        if (pc == loop.head && !loop.game) {
+          std::vector<z3::expr> negative = base;
+          negative.push_back(before < 0);
+          if (ctx_.check(negative) != z3::unsat) {
+            why = "it can be negative at the loop head";
+            return false;
+          }
+        }
         std::vector<z3::expr> up = base;
         up.push_back(after > before);
         if (ctx_.check(up) != z3::unsat) {
-          why = fmt::format("it can increase at {}", ctx_.where(ctx_.ir.code[static_cast<std::size_t>(pc)].span));
+          why = fmt::format("it can increase on a path from {}", ctx_.where(ctx_.ir.code[static_cast<std::size_t>(pc)].span));
           return false;
         }
-        if (strict_here) {
-          std::vector<z3::expr> same = base;
-          same.push_back(after >= before);
-          if (ctx_.check(same) != z3::unsat) strict_here = false;
+        std::vector<z3::expr> same = base;
+        same.push_back(after >= before);
+        if (ctx_.check(same) != z3::unsat) {
+          level[static_cast<std::size_t>(pc)].push_back(exit.pc);
+        } else if (decreased_at.empty()) {
+          decreased_at = ctx_.where(ctx_.ir.code[static_cast<std::size_t>(pc)].span);
         }
       }
-      if (strict_here && checked && !decreased) {
-        decreased = true;
-        decreased_at = ctx_.where(ctx_.ir.code[static_cast<std::size_t>(pc)].span);
+    }
+    // (c): the head must not reach itself through blocks that keep the measure.
+    std::vector<bool> seen(ctx_.ir.code.size(), false);
+    std::vector<std::int32_t> stack(level[static_cast<std::size_t>(loop.head)]);
+    while (!stack.empty()) {
+      const std::int32_t pc = stack.back();
+      stack.pop_back();
+      if (pc == loop.head) {
+        why = "some way round the loop does not decrease it";
+        return false;
       }
+      if (seen[static_cast<std::size_t>(pc)]) continue;
+      seen[static_cast<std::size_t>(pc)] = true;
+      for (const std::int32_t next : level[static_cast<std::size_t>(pc)]) stack.push_back(next);
     }
-    if (!decreased) {
-      why = "no step that every iteration passes decreases it";
-      return false;
-    }
-    why = "decreases at " + decreased_at;
+    why = decreased_at.empty() ? "no way round the loop is feasible" : "decreases on the paths from " + decreased_at;
     return true;
   }
 
@@ -196,9 +176,9 @@ class Termination {
   std::vector<std::pair<Measure, std::string>> templates(const Loop& loop) {
     std::vector<bool> written(static_cast<std::size_t>(ctx_.layout.size()), false);
     for (std::int32_t pc = loop.head; pc <= loop.back; ++pc) {
-      if (!ctx_.invariants.at(pc).reached()) continue;
-      const Step& step = ctx_.invariants.step(pc);
-      for (std::size_t i = 0; i < written.size(); ++i) written[i] = written[i] || step.written[i];
+      if (!ctx_.invariants.is_cut(pc) || !ctx_.invariants.at(pc).reached()) continue;
+      const Block& block = ctx_.invariants.block(pc);
+      for (std::size_t i = 0; i < written.size(); ++i) written[i] = written[i] || block.written[i];
     }
     std::vector<std::pair<Measure, std::string>> out;
     const PositionInvariant& head = ctx_.invariants.at(loop.head);
@@ -387,7 +367,6 @@ class Termination {
 
   const Context& ctx_;
   std::vector<Loop> loops_;
-  std::vector<std::vector<std::int32_t>> succ_;
   std::vector<std::set<ri::Slot>> live_;
   bool symmetric_ = false;
 };

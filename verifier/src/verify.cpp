@@ -99,8 +99,9 @@ bool same_place(const grammar::SourceSpan& a, const grammar::SourceSpan& b) {
 ObligationKind fault_kind(Context& ctx, const ri::Fault& fault) {
   if (fault.message.find("no legal choice") != std::string::npos) return ObligationKind::kLegalChoice;
   for (std::size_t pc = 0; pc < ctx.ir.code.size(); ++pc) {
-    if (!ctx.invariants.at(static_cast<std::int32_t>(pc)).reached()) continue;
-    for (const Obligation& ob : ctx.invariants.step(static_cast<std::int32_t>(pc)).obligations) {
+    const auto cut = static_cast<std::int32_t>(pc);
+    if (!ctx.invariants.is_cut(cut) || !ctx.invariants.at(cut).reached()) continue;
+    for (const Obligation& ob : ctx.invariants.block(cut).obligations) {
       if (same_place(ob.span, fault.span)) return ob.kind;
     }
   }
@@ -127,51 +128,57 @@ constexpr const char* kInductive = "invariants inferred from simulated games and
 // position, and a concrete fault from the simulated games as a counterexample.
 void check_obligations(Context& ctx, const std::set<std::string>& wanted, std::vector<Finding>& out) {
   const auto started = std::chrono::steady_clock::now();
-  std::map<ObligationKind, std::vector<std::string>> open;
-  std::map<ObligationKind, std::int64_t> proved;
-  std::vector<std::string> conservation_open;
+  // An instruction's condition is checked once per path of a block that runs it: it is
+  // proved when it holds on all of them.
+  std::map<std::pair<ObligationKind, std::string>, z3::check_result> conditions;
+  std::vector<bool> runs(ctx.ir.code.size(), false);
   for (std::size_t i = 0; i < ctx.ir.code.size(); ++i) {
     const auto pc = static_cast<std::int32_t>(i);
-    if (!ctx.invariants.at(pc).reached()) continue;
-    const Step& step = ctx.invariants.step(pc);
+    if (!ctx.invariants.is_cut(pc) || !ctx.invariants.at(pc).reached()) continue;
+    const Block& block = ctx.invariants.block(pc);
+    for (const BlockNode& node : block.nodes) runs[static_cast<std::size_t>(node.pc)] = true;
     const z3::expr inv = ctx.invariants.formula(pc, ctx.invariants.state());
-    for (const Obligation& ob : step.obligations) {
+    for (const Obligation& ob : block.obligations) {
       if (wanted.count(kind_property(ob.kind)) == 0) continue;
-      if (ob.holds.simplify().is_true()) {
-        ++proved[ob.kind];
-        continue;
-      }
+      auto [it, fresh] = conditions.try_emplace({ob.kind, fmt::format("{}: {}", ctx.where(ob.span), ob.what)}, z3::unsat);
+      if (it->second != z3::unsat || ob.holds.simplify().is_true()) continue;
       std::vector<z3::expr> facts{inv, !ob.holds};
-      facts.insert(facts.end(), step.assumptions.begin(), step.assumptions.end());
-      const z3::check_result r = ctx.check(facts);
-      if (r == z3::unsat) {
-        ++proved[ob.kind];
-      } else {
-        open[ob.kind].push_back(fmt::format("{}: {}{}", ctx.where(ob.span), ob.what,
-                                            r == z3::unknown ? " (Z3 gave up: timeout)" : " (not implied by the invariant)"));
-      }
+      facts.insert(facts.end(), block.assumptions.begin(), block.assumptions.end());
+      it->second = ctx.check(facts);
     }
-    // Every card the step moves stays a card: the count of each class over all zones.
-    if (wanted.count("conservation") != 0) {
-      const auto& x = ctx.invariants.state();
-      for (const Successor& succ : step.successors) {
-        z3::expr_vector changed(ctx.z3);
-        for (std::int32_t k = 0; k < ctx.layout.classes; ++k) {
-          z3::expr before = ctx.z3.int_val(0), after = ctx.z3.int_val(0);
-          for (std::int32_t z = 0; z < ctx.layout.instances; ++z) {
-            const auto index = static_cast<std::size_t>(ctx.layout.count_index(z, k));
-            before = before + x[index];
-            after = after + step.next[index];
-          }
-          changed.push_back(before != after);
+  }
+  std::map<ObligationKind, std::vector<std::string>> open;
+  std::map<ObligationKind, std::int64_t> proved;
+  for (const auto& [key, result] : conditions) {
+    if (result == z3::unsat) {
+      ++proved[key.first];
+    } else {
+      open[key.first].push_back(key.second + (result == z3::unknown ? " (Z3 gave up: timeout)" : " (not implied by the invariant)"));
+    }
+  }
+  // Every card an instruction moves stays a card: the count of each class over all zones
+  // (one instruction at a time, for every instruction some block runs).
+  std::vector<std::string> conservation_open;
+  if (wanted.count("conservation") != 0) {
+    const auto& x = ctx.invariants.state();
+    for (std::size_t i = 0; i < ctx.ir.code.size(); ++i) {
+      if (!runs[i]) continue;
+      const Step step = ctx.encoder.step(static_cast<std::int32_t>(i), x, fmt::format("c{}", i));
+      z3::expr_vector changed(ctx.z3);
+      for (std::int32_t k = 0; k < ctx.layout.classes; ++k) {
+        z3::expr before = ctx.z3.int_val(0), after = ctx.z3.int_val(0);
+        for (std::int32_t z = 0; z < ctx.layout.instances; ++z) {
+          const auto index = static_cast<std::size_t>(ctx.layout.count_index(z, k));
+          before = before + x[index];
+          after = after + step.next[index];
         }
-        std::vector<z3::expr> facts{succ.guard, z3::mk_or(changed)};
-        facts.insert(facts.end(), step.assumptions.begin(), step.assumptions.end());
-        facts.insert(facts.end(), step.continues.begin(), step.continues.end());
-        if (ctx.check(facts) != z3::unsat) {
-          conservation_open.push_back(fmt::format("{}: the number of cards may change here",
-                                                  ctx.where(ctx.ir.code[i].span)));
-        }
+        changed.push_back(before != after);
+      }
+      std::vector<z3::expr> facts{z3::mk_or(changed)};
+      facts.insert(facts.end(), step.assumptions.begin(), step.assumptions.end());
+      facts.insert(facts.end(), step.continues.begin(), step.continues.end());
+      if (ctx.check(facts) != z3::unsat) {
+        conservation_open.push_back(fmt::format("{}: the number of cards may change here", ctx.where(ctx.ir.code[i].span)));
       }
     }
   }
@@ -241,12 +248,18 @@ void check_invariants(Context& ctx, std::vector<Finding>& out) {
       for (std::size_t p = 0; p < ctx.ir.code.size(); ++p) {
         const auto pc = static_cast<std::int32_t>(p);
         const ri::OpCode code = ctx.ir.code[p].code;
-        if ((code != ri::OpCode::kChoose && code != ri::OpCode::kEndGame) || !ctx.invariants.at(pc).reached()) continue;
-        Step scratch;
-        const z3::expr v = ctx.encoder.value(claim.condition, ctx.invariants.state(), fmt::format("inv{}_{}", i, pc), scratch);
-        std::vector<z3::expr> facts{ctx.invariants.formula(pc, ctx.invariants.state()), v.is_bool() ? !v : v == 0};
-        facts.insert(facts.end(), scratch.assumptions.begin(), scratch.assumptions.end());
-        if (ctx.check(facts) != z3::unsat) open.push_back(ctx.where(ctx.ir.code[p].span));
+        if (code != ri::OpCode::kChoose && code != ri::OpCode::kEndGame) continue;
+        std::size_t way = 0;
+        for (Invariants::Reach& r : ctx.invariants.reach(pc)) {
+          Step scratch;
+          const z3::expr v = ctx.encoder.value(claim.condition, r.state, fmt::format("inv{}_{}_{}", i, pc, way++), scratch);
+          r.facts.push_back(v.is_bool() ? !v : v == 0);
+          r.facts.insert(r.facts.end(), scratch.assumptions.begin(), scratch.assumptions.end());
+          if (ctx.check(r.facts) != z3::unsat) {
+            open.push_back(ctx.where(ctx.ir.code[p].span));
+            break;
+          }
+        }
       }
       f.method = kInductive;
       if (open.empty()) {
@@ -275,10 +288,14 @@ void check_reachability(Context& ctx, std::vector<Finding>& out) {
   for (std::size_t l = 0; l < labels; ++l) {
     if (fired[l]) continue;
     bool reachable = false;
-    for (std::size_t pc = 0; pc < ctx.ir.code.size(); ++pc) {
+    for (std::size_t pc = 0; pc < ctx.ir.code.size() && !reachable; ++pc) {
       const ri::Instr& in = ctx.ir.code[pc];
-      if (in.code == ri::OpCode::kFire && in.a == static_cast<std::int32_t>(l)) {
-        reachable = reachable || ctx.invariants.at(static_cast<std::int32_t>(pc)).reached();
+      if (in.code != ri::OpCode::kFire || in.a != static_cast<std::int32_t>(l)) continue;
+      for (const Invariants::Reach& r : ctx.invariants.reach(static_cast<std::int32_t>(pc))) {
+        if (ctx.check(r.facts) != z3::unsat) {
+          reachable = true;
+          break;
+        }
       }
     }
     const std::string text = fmt::format("{} ({})", ctx.ir.labels[l], ctx.where(ctx.ir.label_spans[l]));
@@ -325,17 +342,22 @@ void check_winnability(Context& ctx, std::vector<Finding>& out) {
     bool possible = false;
     for (std::size_t pc = 0; pc < ctx.ir.code.size() && !possible; ++pc) {
       const ri::Instr& in = ctx.ir.code[pc];
-      if (in.code != ri::OpCode::kEndGame || in.a < 0 || !ctx.invariants.at(static_cast<std::int32_t>(pc)).reached()) continue;
-      Step scratch;
-      const auto bits = ctx.encoder.players(in.a, ctx.invariants.state(), fmt::format("win{}_{}", p, pc), scratch);
-      if (!bits) {
-        possible = true;
-        break;
+      if (in.code != ri::OpCode::kEndGame || in.a < 0) continue;
+      std::size_t way = 0;
+      for (Invariants::Reach& r : ctx.invariants.reach(static_cast<std::int32_t>(pc))) {
+        Step scratch;
+        const auto bits = ctx.encoder.players(in.a, r.state, fmt::format("win{}_{}_{}", p, pc, way++), scratch);
+        if (!bits) {
+          possible = true;
+          break;
+        }
+        r.facts.push_back((*bits)[static_cast<std::size_t>(p)]);
+        r.facts.insert(r.facts.end(), scratch.assumptions.begin(), scratch.assumptions.end());
+        if (ctx.check(r.facts) != z3::unsat) {
+          possible = true;
+          break;
+        }
       }
-      std::vector<z3::expr> facts{ctx.invariants.formula(static_cast<std::int32_t>(pc), ctx.invariants.state()),
-                                  (*bits)[static_cast<std::size_t>(p)]};
-      facts.insert(facts.end(), scratch.assumptions.begin(), scratch.assumptions.end());
-      if (ctx.check(facts) != z3::unsat) possible = true;
     }
     (possible ? open : never).push_back(fmt::format("seat {}", p));
   }
@@ -395,11 +417,12 @@ VerifyReport verify(const ri::Machine& machine, const VerifyOptions& options) {
   const Layout layout = make_layout(ir, setting, classes, kinds);
   z3::context z3;
   Encoder encoder(z3, ir, setting, classes, layout, kinds);
-  Invariants invariants(encoder, layout, ir.code.size());
+  Invariants invariants(encoder, layout, cut_points(ir));
   Sampling sampling = sample(machine, config, options.games, options.bound, layout, classes, invariants);
   if (std::getenv("RULEBOOK_VERIFY_DEBUG") != nullptr) {
     invariants.debug(&layout.names);
     for (std::size_t pc = 0; pc < ir.code.size(); ++pc) {
+      if (!invariants.is_cut(static_cast<std::int32_t>(pc))) continue;
       const PositionInvariant& inv = invariants.at(static_cast<std::int32_t>(pc));
       fmt::print(stderr, "pc {}: op {} {} samples {} rank {} parts {} equalities {}\n", pc,
                  static_cast<int>(ir.code[pc].code), machine.where(ir.code[pc].span), inv.samples, inv.hull.rank(),
@@ -407,10 +430,12 @@ VerifyReport verify(const ri::Machine& machine, const VerifyOptions& options) {
     }
   }
   const Invariants::Stats stats = invariants.make_inductive(options.timeout_seconds * 1000U, options.budget_seconds);
-  report.stats = VerifyStats{classes.count(), layout.size(), static_cast<std::int32_t>(ir.code.size()), sampling.states,
-                             stats.queries, stats.weakenings, stats.seconds, stats.finished};
-  report.notes.push_back(fmt::format("abstraction: {} card class(es), {} state variables, {} control positions",
-                                     classes.count(), layout.size(), ir.code.size()));
+  const auto positions = static_cast<std::int32_t>(std::count(invariants.cuts().begin(), invariants.cuts().end(), true));
+  report.stats = VerifyStats{classes.count(), layout.size(), positions, static_cast<std::int32_t>(ir.code.size()),
+                             sampling.states, stats.queries, stats.weakenings, stats.seconds, stats.finished};
+  report.notes.push_back(fmt::format("abstraction: {} card class(es), {} state variables, {} control positions (the "
+                                     "{} instructions fused into blocks between them)",
+                                     classes.count(), layout.size(), positions, ir.code.size()));
   report.notes.push_back("kept: cards per zone and class, scalar variables, seats, loop state; not kept: which card "
                          "of a class, facing, order within a pile, sets held in variables (read as any value)");
   if (!stats.finished) {

@@ -73,7 +73,8 @@ struct VerifyOptions {
 struct VerifyStats {
   std::int32_t card_classes = 0;
   std::int32_t state_variables = 0;
-  std::int32_t positions = 0;
+  std::int32_t positions = 0;      // cut points: where invariants are kept
+  std::int32_t instructions = 0;   // of the program, fused into blocks between the cut points
   std::int64_t sampled_states = 0;
   std::int64_t queries = 0;
   std::int64_t weakenings = 0;

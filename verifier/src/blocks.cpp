@@ -1,0 +1,143 @@
+#include "blocks.hpp"
+
+#include <algorithm>
+#include <functional>
+
+#include <fmt/format.h>
+
+#include "liveness.hpp"
+
+namespace rulebook::verifier {
+
+namespace {
+
+// Paths from each instruction to the next cut point (or the end); a cut point counts its own
+// block's paths. Control between cut points has no cycle (every cycle passes a loop head).
+std::vector<std::int64_t> path_counts(const std::vector<std::vector<std::int32_t>>& succ, const std::vector<bool>& cuts) {
+  const std::size_t n = succ.size();
+  std::vector<std::int64_t> memo(n, -1);
+  // Paths from pc onwards, where reaching a cut point ends a path.
+  std::function<std::int64_t(std::int32_t)> from = [&](std::int32_t pc) -> std::int64_t {
+    auto& m = memo[static_cast<std::size_t>(pc)];
+    if (m >= 0) return m;
+    std::int64_t total = 0;
+    for (const std::int32_t s : succ[static_cast<std::size_t>(pc)]) {
+      total += cuts[static_cast<std::size_t>(s)] ? 1 : from(s);
+      total = std::min<std::int64_t>(total, std::int64_t{1} << 40);
+    }
+    m = std::max<std::int64_t>(total, 1);
+    return m;
+  };
+  std::vector<std::int64_t> out(n, 0);
+  for (std::size_t pc = 0; pc < n; ++pc) out[pc] = from(static_cast<std::int32_t>(pc));
+  return out;
+}
+
+}  // namespace
+
+std::vector<bool> cut_points(const ri::Ir& ir, std::int64_t max_paths) {
+  const std::size_t n = ir.code.size();
+  std::vector<bool> cuts(n, false);
+  if (n == 0) return cuts;
+  cuts[0] = true;
+  for (std::size_t pc = 0; pc < n; ++pc) {
+    const ri::Instr& in = ir.code[pc];
+    if (in.code == ri::OpCode::kChoose) cuts[pc] = true;
+    if (in.code == ri::OpCode::kJump && in.target <= static_cast<std::int32_t>(pc)) cuts[static_cast<std::size_t>(in.target)] = true;
+    if (in.code == ri::OpCode::kRoundStart) cuts[pc] = true;
+  }
+  const auto succ = static_successors(ir);
+  std::vector<std::int32_t> preds(n, 0);
+  for (const auto& list : succ) {
+    for (const std::int32_t s : list) ++preds[static_cast<std::size_t>(s)];
+  }
+  // Too many paths in a block: cut at the join point (two or more ways in) with the most
+  // paths onwards that stays within the limit, one at a time.
+  for (;;) {
+    const std::vector<std::int64_t> paths = path_counts(succ, cuts);
+    std::int32_t worst = -1;
+    for (std::size_t pc = 0; pc < n; ++pc) {
+      if (cuts[pc] && paths[pc] > max_paths) worst = static_cast<std::int32_t>(pc);
+    }
+    if (worst < 0) break;
+    // The join points this block reaches.
+    std::vector<bool> seen(n, false);
+    std::vector<std::int32_t> stack{worst};
+    std::int32_t best = -1;
+    while (!stack.empty()) {
+      const std::int32_t pc = stack.back();
+      stack.pop_back();
+      for (const std::int32_t s : succ[static_cast<std::size_t>(pc)]) {
+        const auto i = static_cast<std::size_t>(s);
+        if (cuts[i] || seen[i]) continue;
+        seen[i] = true;
+        stack.push_back(s);
+        if (preds[i] >= 2 && (best < 0 || paths[i] > paths[static_cast<std::size_t>(best)])) best = s;
+      }
+    }
+    if (best < 0) {
+      // No join point: cut where the block first branches.
+      std::int32_t pc = worst;
+      while (succ[static_cast<std::size_t>(pc)].size() == 1 && !cuts[static_cast<std::size_t>(succ[static_cast<std::size_t>(pc)][0])]) {
+        pc = succ[static_cast<std::size_t>(pc)][0];
+      }
+      bool added = false;
+      for (const std::int32_t s : succ[static_cast<std::size_t>(pc)]) {
+        added = added || !cuts[static_cast<std::size_t>(s)];
+        cuts[static_cast<std::size_t>(s)] = true;
+      }
+      if (!added) break;  // cannot happen: a block without branches has one path
+      continue;
+    }
+    cuts[static_cast<std::size_t>(best)] = true;
+  }
+  return cuts;
+}
+
+Block fuse_block(Encoder& encoder, std::int32_t cut, const std::vector<bool>& cuts, const std::vector<z3::expr>& state,
+                 const std::string& prefix) {
+  z3::context& ctx = encoder.context();
+  Block block;
+  block.written.assign(state.size(), false);
+  struct Pending {
+    std::int32_t pc;
+    z3::expr reached;
+    std::vector<z3::expr> state;
+    std::vector<std::int32_t> path;
+  };
+  std::vector<Pending> work{Pending{cut, ctx.bool_val(true), state, {}}};
+  while (!work.empty()) {
+    Pending at = std::move(work.back());
+    work.pop_back();
+    const auto node = static_cast<std::int32_t>(block.nodes.size());
+    block.nodes.push_back(BlockNode{at.pc, at.reached, at.state});
+    at.path.push_back(at.pc);
+    Step step = encoder.step(at.pc, at.state, fmt::format("{}n{}", prefix, node));
+    block.assumptions.insert(block.assumptions.end(), step.assumptions.begin(), step.assumptions.end());
+    for (Obligation& ob : step.obligations) {
+      ob.holds = z3::implies(at.reached, ob.holds);
+      block.obligations.push_back(std::move(ob));
+    }
+    for (std::size_t i = 0; i < step.written.size(); ++i) block.written[i] = block.written[i] || step.written[i];
+    z3::expr_vector on(ctx);
+    on.push_back(at.reached);
+    for (const z3::expr& c : step.continues) on.push_back(c);
+    const z3::expr goes_on = z3::mk_and(on);
+    if (step.successors.empty()) {
+      block.exits.push_back(BlockExit{goes_on, -1, step.next, at.path});
+      continue;
+    }
+    for (const Successor& s : step.successors) {
+      const z3::expr guard = (goes_on && s.guard).simplify();
+      if (guard.is_false()) continue;
+      if (cuts[static_cast<std::size_t>(s.pc)]) {
+        block.exits.push_back(BlockExit{guard, s.pc, step.next, at.path});
+      } else {
+        work.push_back(Pending{s.pc, guard, step.next, at.path});
+      }
+    }
+  }
+  return block;
+}
+
+}  // namespace rulebook::verifier
