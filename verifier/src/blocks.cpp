@@ -137,6 +137,12 @@ Block fuse_block(Encoder& encoder, std::int32_t cut, const std::vector<bool>& cu
       }
     }
   }
+  // Each query of the invariant search would simplify these terms again (constant zone
+  // indices folded, ite chains over constants cut): once here is enough.
+  for (BlockExit& exit : block.exits) {
+    for (z3::expr& v : exit.next) v = v.simplify();
+  }
+  for (z3::expr& a : block.assumptions) a = a.simplify();
   return block;
 }
 

@@ -115,7 +115,9 @@ bool mentions_dead(const LinearFact& f, const std::vector<bool>* dead) {
 // dropped instead.
 constexpr std::size_t kJoinsPerPosition = 24;
 // States that widen one bound of one part to just take them in, before it widens further.
-constexpr std::int32_t kExactWidenings = 2;
+constexpr std::int32_t kExactWidenings = 1;
+// States taken at one position before broken ranges widen in every part.
+constexpr std::size_t kFineWeakenings = 200;
 
 std::vector<std::int64_t> PositionInvariant::key(const std::vector<std::int64_t>& point) const {
   std::vector<std::int64_t> k;
@@ -197,32 +199,48 @@ bool PositionInvariant::weaken(const std::vector<std::int64_t>& found, const std
   // notes"), which widening everywhere would lose. The first states that break a bound
   // widen it just enough to take them in ("at least one card" stays when the state has
   // one); later ones widen it to the variable's range anywhere in the sampled games, or
-  // drop it, so that the search ends.
+  // drop it. At a position that has taken many states, a broken bound widens that way in
+  // every part at once, so that the search ends in reasonable time.
   if (p.widened_low.empty()) {
     p.widened_low.assign(point.size(), 0);
     p.widened_high.assign(point.size(), 0);
   }
+  const bool coarse = weakenings > kFineWeakenings;
   for (std::size_t i = 0; i < point.size(); ++i) {
     const bool below = p.has_low[i] && point[i] < p.low[i];
     const bool above = p.has_high[i] && point[i] > p.high[i];
     if (!below && !above) continue;
     changed = true;
     if (below) {
-      if (++p.widened_low[i] <= kExactWidenings) {
+      const bool keep = global_low != nullptr && point[i] >= (*global_low)[i];
+      if (!coarse && ++p.widened_low[i] <= kExactWidenings) {
         p.low[i] = point[i];
-      } else if (global_low != nullptr && point[i] >= (*global_low)[i]) {
-        p.low[i] = (*global_low)[i];
       } else {
-        p.has_low[i] = false;
+        for (auto& [k, q] : parts) {
+          if (!coarse && &q != &p) continue;
+          if (!q.has_low[i] || q.low[i] <= point[i]) continue;
+          if (keep) {
+            q.low[i] = (*global_low)[i];
+          } else {
+            q.has_low[i] = false;
+          }
+        }
       }
     }
     if (above) {
-      if (++p.widened_high[i] <= kExactWidenings) {
+      const bool keep = global_high != nullptr && point[i] <= (*global_high)[i];
+      if (!coarse && ++p.widened_high[i] <= kExactWidenings) {
         p.high[i] = point[i];
-      } else if (global_high != nullptr && point[i] <= (*global_high)[i]) {
-        p.high[i] = (*global_high)[i];
       } else {
-        p.has_high[i] = false;
+        for (auto& [k, q] : parts) {
+          if (!coarse && &q != &p) continue;
+          if (!q.has_high[i] || q.high[i] >= point[i]) continue;
+          if (keep) {
+            q.high[i] = (*global_high)[i];
+          } else {
+            q.has_high[i] = false;
+          }
+        }
       }
     }
   }

@@ -157,7 +157,9 @@ void check_obligations(Context& ctx, const std::set<std::string>& wanted, std::v
     }
   }
   // Every card an instruction moves stays a card: the count of each class over all zones
-  // (one instruction at a time, for every instruction some block runs).
+  // (one instruction at a time, for every instruction some block runs). By induction over
+  // the steps of a game, each class has all its cards before the step (every card starts
+  // in the box), which `move all_cards` and the like need.
   std::vector<std::string> conservation_open;
   if (wanted.count("conservation") != 0) {
     const auto& x = ctx.invariants.state();
@@ -165,6 +167,7 @@ void check_obligations(Context& ctx, const std::set<std::string>& wanted, std::v
       if (!runs[i]) continue;
       const Step step = ctx.encoder.step(static_cast<std::int32_t>(i), x, fmt::format("c{}", i));
       z3::expr_vector changed(ctx.z3);
+      std::vector<z3::expr> facts;
       for (std::int32_t k = 0; k < ctx.layout.classes; ++k) {
         z3::expr before = ctx.z3.int_val(0), after = ctx.z3.int_val(0);
         for (std::int32_t z = 0; z < ctx.layout.instances; ++z) {
@@ -173,8 +176,9 @@ void check_obligations(Context& ctx, const std::set<std::string>& wanted, std::v
           after = after + step.next[index];
         }
         changed.push_back(before != after);
+        facts.push_back(before == ctx.z3.int_val(static_cast<int64_t>(ctx.classes.size[static_cast<std::size_t>(k)])));
       }
-      std::vector<z3::expr> facts{z3::mk_or(changed)};
+      facts.push_back(z3::mk_or(changed));
       facts.insert(facts.end(), step.assumptions.begin(), step.assumptions.end());
       facts.insert(facts.end(), step.continues.begin(), step.continues.end());
       if (ctx.check(facts) != z3::unsat) {
