@@ -1,5 +1,6 @@
 #include "invariants.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <deque>
 #include <limits>
@@ -116,8 +117,10 @@ bool mentions_dead(const LinearFact& f, const std::vector<bool>* dead) {
 constexpr std::size_t kJoinsPerPosition = 24;
 // States that widen one bound of one part to just take them in, before it widens further.
 constexpr std::int32_t kExactWidenings = 1;
-// States taken at one position before broken ranges widen in every part.
+// States taken at one position before broken ranges widen in every part: at least this
+// many, and more where there are many parts (a walk over more players).
 constexpr std::size_t kFineWeakenings = 200;
+constexpr std::size_t kFineWeakeningsPerPart = 40;
 
 std::vector<std::int64_t> PositionInvariant::key(const std::vector<std::int64_t>& point) const {
   std::vector<std::int64_t> k;
@@ -205,22 +208,29 @@ bool PositionInvariant::weaken(const std::vector<std::int64_t>& found, const std
     p.widened_low.assign(point.size(), 0);
     p.widened_high.assign(point.size(), 0);
   }
-  const bool coarse = weakenings > kFineWeakenings;
+  const bool coarse = weakenings > std::max(kFineWeakenings, kFineWeakeningsPerPart * parts.size());
   for (std::size_t i = 0; i < point.size(); ++i) {
     const bool below = p.has_low[i] && point[i] < p.low[i];
     const bool above = p.has_high[i] && point[i] > p.high[i];
     if (!below && !above) continue;
     changed = true;
     if (below) {
-      const bool keep = global_low != nullptr && point[i] >= (*global_low)[i];
       if (!coarse && ++p.widened_low[i] <= kExactWidenings) {
         p.low[i] = point[i];
       } else {
+        // The highest landmark at or below the state: the sampled low, 0 or 1 ("not
+        // empty" survives a widening that "at least three" does not).
+        std::optional<std::int64_t> target;
+        std::vector<std::int64_t> landmarks{0, 1};
+        if (global_low != nullptr) landmarks.push_back((*global_low)[i]);
+        for (const std::int64_t t : landmarks) {
+          if (t <= point[i] && (!target || t > *target)) target = t;
+        }
         for (auto& [k, q] : parts) {
           if (!coarse && &q != &p) continue;
           if (!q.has_low[i] || q.low[i] <= point[i]) continue;
-          if (keep) {
-            q.low[i] = (*global_low)[i];
+          if (target) {
+            q.low[i] = *target;
           } else {
             q.has_low[i] = false;
           }
