@@ -199,60 +199,53 @@ bool PositionInvariant::weaken(const std::vector<std::int64_t>& found, const std
   }
   // A broken range widens in the state's part only: the parts keep apart what differs
   // between the stages of a walk over the table ("the players already visited hold no
-  // notes"), which widening everywhere would lose. The first states that break a bound
-  // widen it just enough to take them in ("at least one card" stays when the state has
-  // one); later ones widen it to the variable's range anywhere in the sampled games, or
-  // drop it. At a position that has taken many states, a broken bound widens that way in
-  // every part at once, so that the search ends in reasonable time.
+  // notes"), which widening everywhere would lose. The first state that breaks a bound
+  // widens it just enough to take the state in; later ones widen it to a landmark (below)
+  // or drop it. At a position that has taken many states, a broken bound widens that way
+  // in every part at once, so that the search ends in reasonable time.
   if (p.widened_low.empty()) {
     p.widened_low.assign(point.size(), 0);
     p.widened_high.assign(point.size(), 0);
   }
   const bool coarse = weakenings > std::max(kFineWeakenings, kFineWeakeningsPerPart * parts.size());
+  // Widens the low (or high) bound of variable i to take the state in.
+  auto widen = [&](std::size_t i, bool low) {
+    std::int32_t& times = low ? p.widened_low[i] : p.widened_high[i];
+    if (!coarse && ++times <= kExactWidenings) {
+      (low ? p.low : p.high)[i] = point[i];
+      return;
+    }
+    // A low bound goes to the highest landmark at or below the state: the sampled low, 0
+    // or 1 ("not empty" survives a widening that "at least three" does not); a high bound
+    // to the sampled high; without one, the bound goes.
+    std::optional<std::int64_t> target;
+    if (low) {
+      std::vector<std::int64_t> landmarks{0, 1};
+      if (global_low != nullptr) landmarks.push_back((*global_low)[i]);
+      for (const std::int64_t t : landmarks) {
+        if (t <= point[i] && (!target || t > *target)) target = t;
+      }
+    } else if (global_high != nullptr && point[i] <= (*global_high)[i]) {
+      target = (*global_high)[i];
+    }
+    for (auto& [k, q] : parts) {
+      if (!coarse && &q != &p) continue;
+      std::int64_t& bound = low ? q.low[i] : q.high[i];
+      std::vector<bool>::reference kept = low ? q.has_low[i] : q.has_high[i];
+      if (!kept || (low ? bound <= point[i] : bound >= point[i])) continue;
+      if (target) {
+        bound = *target;
+      } else {
+        kept = false;
+      }
+    }
+  };
   for (std::size_t i = 0; i < point.size(); ++i) {
     const bool below = p.has_low[i] && point[i] < p.low[i];
     const bool above = p.has_high[i] && point[i] > p.high[i];
-    if (!below && !above) continue;
-    changed = true;
-    if (below) {
-      if (!coarse && ++p.widened_low[i] <= kExactWidenings) {
-        p.low[i] = point[i];
-      } else {
-        // The highest landmark at or below the state: the sampled low, 0 or 1 ("not
-        // empty" survives a widening that "at least three" does not).
-        std::optional<std::int64_t> target;
-        std::vector<std::int64_t> landmarks{0, 1};
-        if (global_low != nullptr) landmarks.push_back((*global_low)[i]);
-        for (const std::int64_t t : landmarks) {
-          if (t <= point[i] && (!target || t > *target)) target = t;
-        }
-        for (auto& [k, q] : parts) {
-          if (!coarse && &q != &p) continue;
-          if (!q.has_low[i] || q.low[i] <= point[i]) continue;
-          if (target) {
-            q.low[i] = *target;
-          } else {
-            q.has_low[i] = false;
-          }
-        }
-      }
-    }
-    if (above) {
-      const bool keep = global_high != nullptr && point[i] <= (*global_high)[i];
-      if (!coarse && ++p.widened_high[i] <= kExactWidenings) {
-        p.high[i] = point[i];
-      } else {
-        for (auto& [k, q] : parts) {
-          if (!coarse && &q != &p) continue;
-          if (!q.has_high[i] || q.high[i] >= point[i]) continue;
-          if (keep) {
-            q.high[i] = (*global_high)[i];
-          } else {
-            q.has_high[i] = false;
-          }
-        }
-      }
-    }
+    if (below) widen(i, true);
+    if (above) widen(i, false);
+    changed = changed || below || above;
   }
   return changed;
 }
@@ -324,7 +317,6 @@ std::vector<Invariants::Reach> Invariants::reach(std::int32_t pc) {
       r.facts.insert(r.facts.end(), b.assumptions.begin(), b.assumptions.end());
       r.facts.push_back(node.reached);
       r.state = node.state;
-      r.cut = cut;
       out.push_back(std::move(r));
     }
   }

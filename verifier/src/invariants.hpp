@@ -128,7 +128,6 @@ class Invariants {
   struct Reach {
     std::vector<z3::expr> facts;
     std::vector<z3::expr> state;
-    std::int32_t cut = 0;
   };
   [[nodiscard]] std::vector<Reach> reach(std::int32_t pc);
   [[nodiscard]] const std::vector<z3::expr>& state() const { return state_; }

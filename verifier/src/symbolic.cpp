@@ -7,14 +7,6 @@
 
 namespace rulebook::verifier {
 
-namespace {
-namespace ast = grammar::ast;
-using ri::Builtin;
-using ri::ExprOp;
-using ri::Kind;
-using ri::OpCode;
-}  // namespace
-
 void Encoder::Run::move(const Sym& cards, const z3::expr& target, const grammar::SourceSpan& span) {
   using S = Sym::Shape;
   const std::int32_t K = classes();

@@ -8,14 +8,6 @@
 
 namespace rulebook::verifier {
 
-namespace {
-namespace ast = grammar::ast;
-using ri::Builtin;
-using ri::ExprOp;
-using ri::Kind;
-using ri::OpCode;
-}  // namespace
-
 Encoder::Sym Encoder::Run::eval(ri::ExprId id) {
   const ri::ExprNode& n = ir_.exprs[static_cast<std::size_t>(id)];
   switch (n.op) {

@@ -15,6 +15,13 @@
 
 namespace rulebook::verifier {
 
+// Short names for the IR's and the syntax tree's enums in the two files of the run.
+namespace ast = grammar::ast;
+using ri::Builtin;
+using ri::ExprOp;
+using ri::Kind;
+using ri::OpCode;
+
 // A symbolic value. Scalars (int, player, enum, none) are one int term; bools one bool
 // term; a card is (zone instance, class); a set of cards is a source zone (-2: every zone)
 // and a size per class; sets of players and of enum or bool values are one bool per

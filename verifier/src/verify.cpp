@@ -105,7 +105,6 @@ ObligationKind fault_kind(Context& ctx, const ri::Fault& fault) {
       if (same_place(ob.span, fault.span)) return ob.kind;
     }
   }
-  if (fault.message.find("no legal choice") != std::string::npos) return ObligationKind::kLegalChoice;
   if (fault.message.find("deal ") == 0 || fault.message.find("the zone is empty") != std::string::npos ||
       fault.message.find("the zone holds") != std::string::npos) {
     return ObligationKind::kTakeFromEmpty;
