@@ -211,15 +211,13 @@ bool PositionInvariant::weaken(const std::vector<std::int64_t>& found, const std
   // Widens the low (or high) bound of variable i to take the state in.
   auto widen = [&](std::size_t i, bool low) {
     std::int32_t& times = low ? p.widened_low[i] : p.widened_high[i];
-    if (!coarse && ++times <= kExactWidenings) {
-      (low ? p.low : p.high)[i] = point[i];
-      return;
-    }
     // A low bound goes to the highest landmark at or below the state: the sampled low, 0
     // or 1 ("not empty" survives a widening that "at least three" does not); a high bound
     // to the sampled high; without one, the bound goes.
     std::optional<std::int64_t> target;
-    if (low) {
+    if (!coarse && ++times <= kExactWidenings) {
+      target = point[i];
+    } else if (low) {
       std::vector<std::int64_t> landmarks{0, 1};
       if (global_low != nullptr) landmarks.push_back((*global_low)[i]);
       for (const std::int64_t t : landmarks) {
@@ -228,8 +226,9 @@ bool PositionInvariant::weaken(const std::vector<std::int64_t>& found, const std
     } else if (global_high != nullptr && point[i] <= (*global_high)[i]) {
       target = (*global_high)[i];
     }
+    const bool everywhere = coarse || (!shared.empty() && shared[i]);
     for (auto& [k, q] : parts) {
-      if (!coarse && &q != &p) continue;
+      if (!everywhere && &q != &p) continue;
       std::int64_t& bound = low ? q.low[i] : q.high[i];
       std::vector<bool>::reference kept = low ? q.has_low[i] : q.has_high[i];
       if (!kept || (low ? bound <= point[i] : bound >= point[i])) continue;
@@ -284,6 +283,70 @@ z3::expr fact_term(z3::context& ctx, const LinearFact& fact, const std::vector<z
   return fact.equality ? sum == k : sum >= k;
 }
 
+void PositionInvariant::join_shared() {
+  for (std::size_t i = 0; i < shared.size(); ++i) {
+    if (!shared[i]) continue;
+    const std::optional<std::int64_t> lo = lowest(i), hi = highest(i);
+    for (auto& [key, part] : parts) {
+      part.has_low[i] = lo.has_value();
+      part.has_high[i] = hi.has_value();
+      if (lo) part.low[i] = *lo;
+      if (hi) part.high[i] = *hi;
+    }
+  }
+}
+
+std::vector<std::vector<bool>> shared_dimensions(const ri::Ir& ir, const Layout& layout,
+                                                 const std::vector<std::vector<bool>>& written) {
+  const std::size_t n = ir.code.size();
+  const auto dims = static_cast<std::size_t>(layout.size());
+  // The walks: a jump back from `end` to the kForNext at `head` runs head..end again, and
+  // the walk's list slot keeps who is still to visit.
+  struct Walk {
+    std::size_t head, end;
+    ri::Slot list;
+  };
+  std::vector<Walk> walks;
+  for (std::size_t pc = 0; pc < n; ++pc) {
+    const ri::Instr& in = ir.code[pc];
+    if (in.code == ri::OpCode::kJump && in.target >= 0 && static_cast<std::size_t>(in.target) <= pc &&
+        ir.code[static_cast<std::size_t>(in.target)].code == ri::OpCode::kForNext) {
+      walks.push_back(Walk{static_cast<std::size_t>(in.target), pc, ir.code[static_cast<std::size_t>(in.target)].a});
+    }
+  }
+  std::vector<std::vector<bool>> out(n);
+  for (std::size_t pc = 0; pc < n; ++pc) {
+    const std::vector<std::int32_t>& keys = layout.key_dims[pc];
+    if (keys.empty()) continue;
+    // What the loops around pc that write a key dimension write.
+    std::vector<bool> changed(dims, false), key_covered(dims, false);
+    for (const Walk& w : walks) {
+      if (pc < w.head || pc > w.end || layout.local_shape[static_cast<std::size_t>(w.list)] != SlotShape::kPlayerList) continue;
+      const std::int32_t first = layout.local_index[static_cast<std::size_t>(w.list)];
+      bool keyed = false;
+      for (const std::int32_t k : keys) {
+        if (k >= first && k < first + layout.seats) {
+          keyed = true;
+          key_covered[static_cast<std::size_t>(k)] = true;
+        }
+      }
+      if (!keyed) continue;
+      for (std::size_t i = w.head; i <= w.end; ++i) {
+        for (std::size_t d = 0; d < dims; ++d) changed[d] = changed[d] || written[i][d];
+      }
+    }
+    const bool all_keys = std::all_of(keys.begin(), keys.end(), [&](std::int32_t k) { return key_covered[static_cast<std::size_t>(k)]; });
+    if (!all_keys) continue;
+    // Only card counts: who starts a walk (a player variable, the walk's start seat) and
+    // values read through a player decide which stages a walk goes through, so they stay
+    // apart per part.
+    out[pc].assign(dims, false);
+    const auto counts = static_cast<std::size_t>(layout.instances) * static_cast<std::size_t>(layout.classes);
+    for (std::size_t d = 0; d < counts && d < dims; ++d) out[pc][d] = !changed[d];
+  }
+  return out;
+}
+
 Invariants::Invariants(Encoder& encoder, const Layout& layout, std::vector<bool> cuts)
     : encoder_(encoder), cuts_(std::move(cuts)), blocks_(cuts_.size()), top_(cuts_.size(), false),
       state_(encoder.state_vars("x")) {
@@ -296,6 +359,18 @@ Invariants::Invariants(Encoder& encoder, const Layout& layout, std::vector<bool>
     inv.key_dims = layout.key_dims[i];
     positions_.push_back(std::move(inv));
   }
+  // What each instruction may change: a term that simplifies to the variable itself (a
+  // move into another zone than this one) leaves it.
+  std::vector<std::vector<bool>> written;
+  for (std::size_t pc = 0; pc < cuts_.size(); ++pc) {
+    Step step = encoder.step(static_cast<std::int32_t>(pc), state_, fmt::format("w{}", pc));
+    for (std::size_t d = 0; d < state_.size(); ++d) {
+      if (step.written[d] && z3::eq(step.next[d].simplify(), state_[d])) step.written[d] = false;
+    }
+    written.push_back(std::move(step.written));
+  }
+  const std::vector<std::vector<bool>> shared = shared_dimensions(encoder.ir(), layout, written);
+  for (std::size_t pc = 0; pc < cuts_.size(); ++pc) positions_[pc].shared = shared[pc];
 }
 
 const Block& Invariants::block(std::int32_t pc) {
@@ -329,8 +404,23 @@ z3::expr Invariants::formula(std::int32_t pc, const std::vector<z3::expr>& state
   if (!inv.reached()) return ctx.bool_val(false);
   if (top_[static_cast<std::size_t>(pc)]) return ctx.bool_val(true);
   z3::expr_vector all(ctx);
+  // A variable an equality fixes needs no bounds.
+  std::vector<bool> fixed(state.size(), false);
   for (const LinearFact& f : inv.equalities) {
-    if (!mentions_dead(f, inv.dead)) all.push_back(fact_term(ctx, f, state));
+    if (mentions_dead(f, inv.dead)) continue;
+    all.push_back(fact_term(ctx, f, state));
+    if (f.terms.size() == 1) fixed[static_cast<std::size_t>(f.terms[0].first)] = true;
+  }
+  // The loosest bound every part keeps holds in every part: it is said once, outside the
+  // cases, and a part repeats only the bounds that are tighter (the same set of states, in
+  // a formula Z3 works through faster).
+  std::vector<std::optional<std::int64_t>> low(state.size()), high(state.size());
+  for (std::size_t i = 0; i < state.size(); ++i) {
+    if (fixed[i] || (inv.dead != nullptr && (*inv.dead)[i])) continue;
+    low[i] = inv.lowest(i);
+    high[i] = inv.highest(i);
+    if (low[i]) all.push_back(state[i] >= ctx.int_val(static_cast<int64_t>(*low[i])));
+    if (high[i]) all.push_back(state[i] <= ctx.int_val(static_cast<int64_t>(*high[i])));
   }
   z3::expr_vector cases(ctx);
   for (const auto& [key, part] : inv.parts) {
@@ -339,9 +429,13 @@ z3::expr Invariants::formula(std::int32_t pc, const std::vector<z3::expr>& state
       parts.push_back(state[static_cast<std::size_t>(inv.key_dims[k])] == ctx.int_val(static_cast<int64_t>(key[k])));
     }
     for (std::size_t i = 0; i < state.size(); ++i) {
-      if (inv.dead != nullptr && (*inv.dead)[i]) continue;
-      if (part.has_low[i]) parts.push_back(state[i] >= ctx.int_val(static_cast<int64_t>(part.low[i])));
-      if (part.has_high[i]) parts.push_back(state[i] <= ctx.int_val(static_cast<int64_t>(part.high[i])));
+      if (fixed[i] || (inv.dead != nullptr && (*inv.dead)[i])) continue;
+      if (part.has_low[i] && (!low[i] || part.low[i] > *low[i])) {
+        parts.push_back(state[i] >= ctx.int_val(static_cast<int64_t>(part.low[i])));
+      }
+      if (part.has_high[i] && (!high[i] || part.high[i] < *high[i])) {
+        parts.push_back(state[i] <= ctx.int_val(static_cast<int64_t>(part.high[i])));
+      }
     }
     cases.push_back(parts.empty() ? ctx.bool_val(true) : z3::mk_and(parts));
   }
@@ -358,6 +452,7 @@ Invariants::Stats Invariants::make_inductive(unsigned timeout_ms, double budget_
   params.set("random_seed", 0U);
   z3::solver solver(ctx);
   solver.set(params);
+  for (PositionInvariant& p : positions_) p.join_shared();
   // Initiation: the start state satisfies the invariant of its position (by construction:
   // the hull takes it in and a bound it breaks goes).
   if (initial_) at(initial_->first).weaken(initial_->second);
@@ -413,7 +508,9 @@ Invariants::Stats Invariants::make_inductive(unsigned timeout_ms, double budget_
         solver.add(succ.guard);
         solver.add(!formula(succ.pc, succ.next));
         ++stats.queries;
+        const auto asked = std::chrono::steady_clock::now();
         const z3::check_result r = solver.check();
+        const double query_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - asked).count();
         if (r == z3::unsat) {
           solver.pop();
           break;
@@ -460,7 +557,7 @@ Invariants::Stats Invariants::make_inductive(unsigned timeout_ms, double budget_
           }
           const std::size_t rank = at(succ.pc).hull.rank();
           const std::size_t parts = at(succ.pc).parts.size();
-          fmt::print(stderr, "weaken {} -> {}: rank {}{} parts {}{}\n", pc, succ.pc, rank, "", parts, changed);
+          fmt::print(stderr, "weaken {} -> {} ({:.0f} ms): rank {} parts {}{}\n", pc, succ.pc, query_ms, rank, parts, changed);
         }
         if (!at(succ.pc).weaken(y, &global_low_, &global_high_)) {
           top_[static_cast<std::size_t>(succ.pc)] = true;  // should not happen: keep it sound

@@ -69,6 +69,9 @@ struct PositionInvariant {
   std::size_t samples = 0;
   std::size_t weakenings = 0;
   const std::vector<bool>* dead = nullptr;   // dimensions left out (stale locals)
+  // Dimensions one range covers in every part: a walk over the table does not change them,
+  // so every stage of the walk sees the same values (see shared_dimensions()).
+  std::vector<bool> shared;
   [[nodiscard]] bool reached() const { return !parts.empty(); }
   void add(const std::vector<std::int64_t>& point);    // a sampled state
   // A state Z3 found: the hull grows to take it in; a broken bound widens to the range the
@@ -78,6 +81,8 @@ struct PositionInvariant {
   // (Houdini), which ends the search sooner and stays sound.
   bool weaken(const std::vector<std::int64_t>& point, const std::vector<std::int64_t>* global_low = nullptr,
               const std::vector<std::int64_t>* global_high = nullptr);
+  // Gives the shared dimensions one range over all parts (the union of the sampled ones).
+  void join_shared();
   // The range of variable i over all parts, if every part keeps it.
   [[nodiscard]] std::optional<std::int64_t> lowest(std::size_t i) const;
   [[nodiscard]] std::optional<std::int64_t> highest(std::size_t i) const;
@@ -88,6 +93,16 @@ struct PositionInvariant {
 };
 
 z3::expr fact_term(z3::context& ctx, const LinearFact& fact, const std::vector<z3::expr>& state);
+
+// By instruction: the dimensions that keep one value across the parts of its invariant.
+// The parts of a position inside a walk over the players are the stages of the walk; a
+// dimension that no instruction of the walk's loop writes has the same value at every stage
+// of one walk, so its range need not (and, for the search to end soon, should not) differ
+// between parts. Only card counts are shared: who starts a walk decides its stages.
+// `written`: by instruction, the dimensions it may change. Positions whose parts also split
+// by a choice made outside such a loop share nothing.
+std::vector<std::vector<bool>> shared_dimensions(const ri::Ir& ir, const Layout& layout,
+                                                 const std::vector<std::vector<bool>>& written);
 
 // Invariants at the cut points of the program (see blocks.hpp); the instructions between
 // two cut points are one transition.

@@ -210,6 +210,7 @@ CardClasses card_classes(const ri::Ir& ir, const Setting& setting) {
     if (inserted) {
       classes.size.push_back(0);
       classes.representative.push_back(static_cast<ri::CardId>(c));
+      classes.signature.push_back(signature);
     }
     classes.class_of.push_back(it->second);
     ++classes.size[static_cast<std::size_t>(it->second)];
@@ -217,6 +218,11 @@ CardClasses card_classes(const ri::Ir& ir, const Setting& setting) {
   if (classes.size.empty()) {
     classes.size.push_back(0);
     classes.representative.push_back(-1);
+  }
+  classes.predicate_exprs = predicates;
+  classes.predicate_at.assign(ir.exprs.size(), -1);
+  for (std::size_t p = 0; p < predicates.size(); ++p) {
+    classes.predicate_at[static_cast<std::size_t>(predicates[p].first)] = static_cast<std::int32_t>(p);
   }
   for (const auto& [p, slot] : predicates) {
     const grammar::SourceSpan& span = ir.exprs[static_cast<std::size_t>(p)].span;

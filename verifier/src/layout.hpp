@@ -35,6 +35,12 @@ struct CardClasses {
   std::vector<std::int64_t> size;            // by class
   std::vector<ri::CardId> representative;    // by class: its first card
   std::vector<std::string> predicates;       // the predicates that split the deck (source text)
+  // The same predicates as expressions over a card slot, and their value for each class:
+  // a predicate that defines the classes has one value on every card of a class, even
+  // where the attributes it reads (a rank) differ within the class.
+  std::vector<std::pair<ri::ExprId, ri::Slot>> predicate_exprs;
+  std::vector<std::vector<bool>> signature;  // by class, then by predicate
+  std::vector<std::int32_t> predicate_at;    // by expression id: index into predicate_exprs, or -1
   [[nodiscard]] std::int32_t count() const { return static_cast<std::int32_t>(size.size()); }
 };
 CardClasses card_classes(const ri::Ir& ir, const Setting& setting);

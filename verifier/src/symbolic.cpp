@@ -14,11 +14,13 @@ void Encoder::Run::move(const Sym& cards, const z3::expr& target, const grammar:
     oblige(ObligationKind::kDefined, cards.e[0] >= num(0), span, "a card to move, not none");
     require(cards.e[0] < num(layout_.instances) && cards.e[1] >= num(0) && cards.e[1] < num(K));
     for (std::int32_t i = 0; i < layout_.instances; ++i) {
+      const bool from = may_name(cards.e[0], i), to = may_name(target, i);
+      if (!from && !to) continue;
       for (std::int32_t k = 0; k < K; ++k) {
         const std::int32_t index = layout_.count_index(i, k);
         const z3::expr is_k = cards.e[1] == num(k);
-        write(index, at(index) - z3::ite(cards.e[0] == num(i) && is_k, num(1), num(0)) +
-                         z3::ite(target == num(i) && is_k, num(1), num(0)));
+        write(index, at(index) - (from ? z3::ite(cards.e[0] == num(i) && is_k, num(1), num(0)) : num(0)) +
+                         (to ? z3::ite(target == num(i) && is_k, num(1), num(0)) : num(0)));
       }
     }
     follow_locals(cards.from_local, [&](const z3::expr& zone, const z3::expr& cls, const z3::expr& moved) {
@@ -53,13 +55,18 @@ void Encoder::Run::move(const Sym& cards, const z3::expr& target, const grammar:
   const z3::expr zone = set.e[0];
   const bool everywhere = zone.simplify().is_numeral() && zone.simplify().get_numeral_int64() == -2;
   for (std::int32_t i = 0; i < layout_.instances; ++i) {
+    // Instances neither zone can name keep their counts (smaller terms, and the invariant
+    // search knows what a step leaves alone).
+    const bool from = !everywhere && may_name(zone, i), to = may_name(target, i);
+    if (!everywhere && !from && !to) continue;
     for (std::int32_t k = 0; k < K; ++k) {
       const std::int32_t index = layout_.count_index(i, k);
       const z3::expr size = set.e[static_cast<std::size_t>(k) + 1];
+      const z3::expr in = to ? z3::ite(target == num(i), size, num(0)) : num(0);
       if (everywhere) {
-        write(index, z3::ite(target == num(i), size, num(0)));
+        write(index, in);
       } else {
-        write(index, at(index) - z3::ite(zone == num(i), size, num(0)) + z3::ite(target == num(i), size, num(0)));
+        write(index, at(index) - (from ? z3::ite(zone == num(i), size, num(0)) : num(0)) + in);
       }
     }
   }

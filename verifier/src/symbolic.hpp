@@ -87,6 +87,7 @@ class Encoder {
   ChoiceReads choice_reads(std::int32_t pc, const std::vector<z3::expr>& state, const std::string& prefix, Step& step);
 
   [[nodiscard]] z3::context& context() const { return ctx_; }
+  [[nodiscard]] const ri::Ir& ir() const { return ir_; }
 
  private:
   struct Sym;

@@ -9,6 +9,7 @@
 namespace rulebook::verifier {
 
 Encoder::Sym Encoder::Run::eval(ri::ExprId id) {
+  if (const auto known = class_predicate(id)) return make_bool(ctx_.bool_val(*known));
   const ri::ExprNode& n = ir_.exprs[static_cast<std::size_t>(id)];
   switch (n.op) {
     case ExprOp::kConst: return constant(n.constant);
@@ -22,6 +23,7 @@ Encoder::Sym Encoder::Run::eval(ri::ExprId id) {
       s.shape = Sym::Shape::kZone;
       if (z.per_player) {
         s.e.push_back(num(z.first_instance) + as_player(eval(n.kids[0]), n.span));
+        zone_range_[s.e[0].id()] = {z.first_instance, z.first_instance + static_cast<std::int32_t>(seats()) - 1};
       } else {
         s.e.push_back(num(z.first_instance));
       }
@@ -327,6 +329,21 @@ Encoder::Sym Encoder::Run::set_literal(const ri::ExprNode& n) {
     }
   }
   return s;
+}
+
+std::optional<bool> Encoder::Run::class_predicate(ri::ExprId id) const {
+  const CardClasses& cc = enc_.classes_;
+  if (static_cast<std::size_t>(id) >= cc.predicate_at.size() || cc.predicate_at[static_cast<std::size_t>(id)] < 0) {
+    return std::nullopt;
+  }
+  const auto p = static_cast<std::size_t>(cc.predicate_at[static_cast<std::size_t>(id)]);
+  const auto bound = env_.find(cc.predicate_exprs[p].second);
+  if (bound == env_.end() || bound->second.shape != Sym::Shape::kCard) return std::nullopt;
+  const z3::expr cls = bound->second.e[1].simplify();
+  if (!cls.is_numeral()) return std::nullopt;
+  const std::int64_t k = cls.get_numeral_int64();
+  if (k < 0 || k >= classes()) return std::nullopt;
+  return cc.signature[static_cast<std::size_t>(k)][p];
 }
 
 bool Encoder::Run::card_domain(const Sym& domain, z3::expr& zone, std::vector<z3::expr>& counts) const {

@@ -231,6 +231,8 @@ class Encoder::Run {
   }
 
   Sym comprehension(const ri::ExprNode& n);
+  // The value of a predicate that defines the card classes, for a card of a known class.
+  [[nodiscard]] std::optional<bool> class_predicate(ri::ExprId id) const;
 
   // How many cards of class k of a zone pass a filter; second: all of them, for certain.
   std::pair<z3::expr, bool> filtered_count(ri::Slot slot, ri::ExprId filter, const z3::expr& zone, std::int32_t k, const z3::expr& available);
@@ -246,6 +248,14 @@ class Encoder::Run {
 
   // Moves cards to `target` and keeps the zones of card locals up to date.
   void move(const Sym& cards, const z3::expr& target, const grammar::SourceSpan& span);
+  // Whether a zone term can name instance i (false only when it certainly cannot).
+  [[nodiscard]] bool may_name(const z3::expr& zone, std::int32_t i) const {
+    if (const auto it = zone_range_.find(zone.id()); it != zone_range_.end()) {
+      return i >= it->second.first && i <= it->second.second;
+    }
+    const z3::expr z = zone.simplify();
+    return !z.is_numeral() || z.get_numeral_int64() == i;
+  }
 
   // Every card local may have been among the moved cards: `constrain` says when; the
   // local `moved_local` itself certainly was.
@@ -289,6 +299,9 @@ class Encoder::Run {
   Step& step_;
   std::vector<z3::expr> path_;
   std::unordered_map<ri::Slot, Sym> env_;
+  // Zone terms of a per-player zone (its first instance plus a player): the instances they
+  // can name when the step goes on (a player outside the table is a fault), by term id.
+  std::unordered_map<unsigned, std::pair<std::int32_t, std::int32_t>> zone_range_;
   int fresh_ = 0;
   z3::expr move_target_ = ctx_.int_val(0);
   std::vector<ZoneRead>* reads_ = nullptr;

@@ -427,9 +427,9 @@ VerifyReport verify(const ri::Machine& machine, const VerifyOptions& options) {
     for (std::size_t pc = 0; pc < ir.code.size(); ++pc) {
       if (!invariants.is_cut(static_cast<std::int32_t>(pc))) continue;
       const PositionInvariant& inv = invariants.at(static_cast<std::int32_t>(pc));
-      fmt::print(stderr, "pc {}: op {} {} samples {} rank {} parts {} equalities {}\n", pc,
+      fmt::print(stderr, "pc {}: op {} {} samples {} rank {} parts {} equalities {} shared {}\n", pc,
                  static_cast<int>(ir.code[pc].code), machine.where(ir.code[pc].span), inv.samples, inv.hull.rank(),
-                 inv.parts.size(), inv.equalities.size());
+                 inv.parts.size(), inv.equalities.size(), std::count(inv.shared.begin(), inv.shared.end(), true));
     }
   }
   const Invariants::Stats stats = invariants.make_inductive(options.timeout_seconds * 1000U, options.budget_seconds);

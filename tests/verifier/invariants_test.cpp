@@ -1,0 +1,115 @@
+// The shape of the invariant candidates: which dimensions keep one range across the stages
+// of a walk over the players, and the card classes a filter splits the deck by.
+#include <algorithm>
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "blocks.hpp"
+#include "interpreter/game_fixture.hpp"
+#include "invariants.hpp"
+#include "rulebook/verifier/verify.hpp"
+#include "sampler.hpp"
+
+namespace ri = rulebook::interpreter;
+namespace rv = rulebook::verifier;
+
+namespace {
+
+// The index of a layout dimension by name; fails the test when there is none.
+std::size_t dim(const rv::Layout& layout, const std::string& name) {
+  const auto it = std::find(layout.names.begin(), layout.names.end(), name);
+  REQUIRE(it != layout.names.end());
+  return static_cast<std::size_t>(it - layout.names.begin());
+}
+
+const rv::Finding& finding(const rv::VerifyReport& report, const std::string& property) {
+  const auto it = std::find_if(report.findings.begin(), report.findings.end(),
+                               [&](const rv::Finding& f) { return f.property == property; });
+  REQUIRE(it != report.findings.end());
+  return *it;
+}
+
+}  // namespace
+
+TEST_CASE("invariants: a walk over the players keeps one range for the piles it leaves alone") {
+  const auto machine = rulebook::test::machine_for(R"(game "Walk"
+players 3
+cards { chip: 9 }
+zone deck: pile hidden
+zone discard: pile public
+zone hand(p): set owner
+setup { move box to deck }
+round {
+  rule hand_out: for each p in players { deal 1 from deck to hand(p) }
+  rule collect: for each p in players { move hand(p) to discard }
+  rule stop: if empty(deck) { end game winners players }
+}
+)");
+  const ri::Ir& ir = machine->ir();
+  ri::GameConfig config;
+  config.players = 3;
+  const ri::State initial = machine->start(config);
+  const rv::Setting setting{initial.num_players, initial.num_seats, initial.options, *initial.cards};
+  const rv::SlotKinds kinds = rv::observe_slot_kinds(*machine, config, 20, 10000);
+  const rv::CardClasses classes = rv::card_classes(ir, setting);
+  const rv::Layout layout = rv::make_layout(ir, setting, classes, kinds);
+  z3::context z3;
+  rv::Encoder encoder(z3, ir, setting, classes, layout, kinds);
+  rv::Invariants invariants(encoder, layout, rv::cut_points(ir));
+
+  // The head of each walk: the kForNext a jump goes back to; the deal walk comes first.
+  std::vector<std::int32_t> heads;
+  for (std::size_t pc = 0; pc < ir.code.size(); ++pc) {
+    const ri::Instr& in = ir.code[pc];
+    if (in.code == ri::OpCode::kJump && in.target <= static_cast<std::int32_t>(pc) &&
+        ir.code[static_cast<std::size_t>(in.target)].code == ri::OpCode::kForNext) {
+      heads.push_back(in.target);
+    }
+  }
+  REQUIRE(heads.size() == 2);
+  const std::vector<bool>& deal = invariants.at(heads[0]).shared;
+  const std::vector<bool>& collect = invariants.at(heads[1]).shared;
+  REQUIRE(deal.size() == static_cast<std::size_t>(layout.size()));
+  REQUIRE(collect.size() == static_cast<std::size_t>(layout.size()));
+  // Dealing changes the deck and the hand of the player visited (any player, as far as one
+  // instruction is concerned), and leaves the discard pile alone; collecting the other way.
+  CHECK(deal[dim(layout, "count(discard)")]);
+  CHECK_FALSE(deal[dim(layout, "count(deck)")]);
+  CHECK_FALSE(collect[dim(layout, "count(discard)")]);
+  CHECK(collect[dim(layout, "count(deck)")]);
+  for (int p = 0; p < 3; ++p) {
+    CHECK_FALSE(deal[dim(layout, "count(hand(" + std::to_string(p) + "))")]);
+    CHECK_FALSE(collect[dim(layout, "count(hand(" + std::to_string(p) + "))")]);
+  }
+  // Outside a walk there are no stages: the start shares nothing.
+  CHECK(invariants.at(0).shared.empty());
+}
+
+TEST_CASE("invariants: a filter that defines the card classes moves exactly its class, even by rank") {
+  // The first filter reads the rank, which differs within each class: only because the
+  // filter itself is constant on a class is the deck known to hold 36 cards, all of which
+  // the deal needs.
+  const auto machine = rulebook::test::machine_for(R"(game "Numbers"
+players 2
+cards { standard52 }
+zone deck: pile hidden
+zone faces: pile hidden
+zone hand(p): set owner
+setup {
+  rule build: move {c in box where kind(c) == standard and rank(c) <= 10} to deck
+  move box to faces
+  rule hands: for each p in players { deal 18 from deck to hand(p) }
+}
+round {
+  rule stop: if empty(deck) { end game winners players }
+}
+)");
+  rv::VerifyOptions options;
+  options.games = 20;
+  options.properties = {"conservation"};
+  const rv::VerifyReport report = rv::verify(*machine, options);
+  const rv::Finding& f = finding(report, "conservation");
+  INFO(f.message);
+  CHECK(f.status == rv::Status::kProved);
+}
