@@ -139,8 +139,15 @@ Block fuse_block(Encoder& encoder, std::int32_t cut, const std::vector<bool>& cu
   }
   // Each query of the invariant search would simplify these terms again (constant zone
   // indices folded, ite chains over constants cut): once here is enough.
+  // A value read through a player is a term over the others: it is kept when its terms are.
+  std::vector<z3::expr> start;
+  for (const z3::expr& v : state) start.push_back(v.simplify());
   for (BlockExit& exit : block.exits) {
-    for (z3::expr& v : exit.next) v = v.simplify();
+    exit.kept.assign(state.size(), false);
+    for (std::size_t d = 0; d < state.size(); ++d) {
+      exit.next[d] = exit.next[d].simplify();
+      exit.kept[d] = z3::eq(exit.next[d], start[d]);
+    }
   }
   for (z3::expr& a : block.assumptions) a = a.simplify();
   return block;

@@ -29,6 +29,7 @@ struct BlockExit {
   std::int32_t pc = -1;            // the cut point reached; -1: the game ends
   std::vector<z3::expr> next;      // the state there
   std::vector<std::int32_t> path;  // the instructions run, the cut point first
+  std::vector<bool> kept;          // by layout index: next is the same term as at the start
 };
 
 struct Block {

@@ -5,6 +5,7 @@
 #include <deque>
 #include <limits>
 #include <numeric>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -296,8 +297,8 @@ void PositionInvariant::join_shared() {
   }
 }
 
-std::vector<std::vector<bool>> shared_dimensions(const ri::Ir& ir, const Layout& layout,
-                                                 const std::vector<std::vector<bool>>& written) {
+std::vector<std::vector<bool>> shared_dimensions(const ri::Ir& ir, const Layout& layout, const std::vector<bool>& shareable,
+                                                 const std::vector<std::vector<BlockChange>>& changes) {
   const std::size_t n = ir.code.size();
   const auto dims = static_cast<std::size_t>(layout.size());
   // The walks: a jump back from `end` to the kForNext at `head` runs head..end again, and
@@ -332,17 +333,16 @@ std::vector<std::vector<bool>> shared_dimensions(const ri::Ir& ir, const Layout&
       }
       if (!keyed) continue;
       for (std::size_t i = w.head; i <= w.end; ++i) {
-        for (std::size_t d = 0; d < dims; ++d) changed[d] = changed[d] || written[i][d];
+        for (const BlockChange& c : changes[i]) {
+          if (c.exit < static_cast<std::int32_t>(w.head) || c.exit > static_cast<std::int32_t>(w.end)) continue;
+          for (std::size_t d = 0; d < dims; ++d) changed[d] = changed[d] || c.written[d];
+        }
       }
     }
     const bool all_keys = std::all_of(keys.begin(), keys.end(), [&](std::int32_t k) { return key_covered[static_cast<std::size_t>(k)]; });
     if (!all_keys) continue;
-    // Only card counts: who starts a walk (a player variable, the walk's start seat) and
-    // values read through a player decide which stages a walk goes through, so they stay
-    // apart per part.
     out[pc].assign(dims, false);
-    const auto counts = static_cast<std::size_t>(layout.instances) * static_cast<std::size_t>(layout.classes);
-    for (std::size_t d = 0; d < counts && d < dims; ++d) out[pc][d] = !changed[d];
+    for (std::size_t d = 0; d < dims; ++d) out[pc][d] = shareable[d] && !changed[d];
   }
   return out;
 }
@@ -359,17 +359,30 @@ Invariants::Invariants(Encoder& encoder, const Layout& layout, std::vector<bool>
     inv.key_dims = layout.key_dims[i];
     positions_.push_back(std::move(inv));
   }
-  // What each instruction may change: a term that simplifies to the variable itself (a
-  // move into another zone than this one) leaves it.
-  std::vector<std::vector<bool>> written;
+  // What each block may change on its way to each cut point: a term that simplifies to
+  // the variable itself (a move into another zone than this one) leaves it.
+  std::vector<std::vector<BlockChange>> changes(cuts_.size());
   for (std::size_t pc = 0; pc < cuts_.size(); ++pc) {
-    Step step = encoder.step(static_cast<std::int32_t>(pc), state_, fmt::format("w{}", pc));
-    for (std::size_t d = 0; d < state_.size(); ++d) {
-      if (step.written[d] && z3::eq(step.next[d].simplify(), state_[d])) step.written[d] = false;
+    if (!cuts_[pc]) continue;
+    for (const BlockExit& e : block(static_cast<std::int32_t>(pc)).exits) {
+      BlockChange c{e.pc, std::vector<bool>(state_.size(), false)};
+      for (std::size_t d = 0; d < state_.size(); ++d) c.written[d] = !e.kept[d];
+      changes[pc].push_back(std::move(c));
     }
-    written.push_back(std::move(step.written));
   }
-  const std::vector<std::vector<bool>> shared = shared_dimensions(encoder.ir(), layout, written);
+  // Card counts, values read through a player and integer variables may be shared; who
+  // starts a walk (a player) and who takes part in it (a yes or no per player) decide
+  // which stages it goes through, so they stay apart per part.
+  std::vector<bool> shareable(state_.size(), false);
+  const std::size_t counts = static_cast<std::size_t>(layout.instances) * static_cast<std::size_t>(layout.classes);
+  for (std::size_t d = 0; d < state_.size(); ++d) shareable[d] = d < counts || d >= static_cast<std::size_t>(layout.base_size);
+  for (std::size_t slot = 0; slot < layout.var_index.size(); ++slot) {
+    const std::int32_t index = layout.var_index[slot];
+    if (index >= 0 && slot < encoder.kinds().var.size() && encoder.kinds().var[slot] == ri::Kind::kInt) {
+      shareable[static_cast<std::size_t>(index)] = true;
+    }
+  }
+  const std::vector<std::vector<bool>> shared = shared_dimensions(encoder.ir(), layout, shareable, changes);
   for (std::size_t pc = 0; pc < cuts_.size(); ++pc) positions_[pc].shared = shared[pc];
 }
 
@@ -398,18 +411,31 @@ std::vector<Invariants::Reach> Invariants::reach(std::int32_t pc) {
   return out;
 }
 
-z3::expr Invariants::formula(std::int32_t pc, const std::vector<z3::expr>& state) const {
+z3::expr Invariants::formula(std::int32_t pc, const std::vector<z3::expr>& state, const Implied* implied) const {
   z3::context& ctx = encoder_.context();
   const PositionInvariant& inv = at(pc);
   if (!inv.reached()) return ctx.bool_val(false);
   if (top_[static_cast<std::size_t>(pc)]) return ctx.bool_val(true);
+  // Facts over variables a step leaves alone that the invariant before the step states as
+  // well hold after it: they are left out of what the step must establish.
+  const PositionInvariant* before = implied != nullptr && !top_[static_cast<std::size_t>(implied->source)] ? &at(implied->source) : nullptr;
+  auto untouched = [&](const LinearFact& f) {
+    return std::all_of(f.terms.begin(), f.terms.end(), [&](const auto& t) { return implied->kept[static_cast<std::size_t>(t.first)]; });
+  };
+  std::set<std::pair<std::vector<std::pair<std::int32_t, std::int64_t>>, std::int64_t>> known;
+  if (before != nullptr) {
+    for (const LinearFact& f : before->equalities) {
+      if (!mentions_dead(f, before->dead) && untouched(f)) known.emplace(f.terms, f.constant);
+    }
+  }
   z3::expr_vector all(ctx);
   // A variable an equality fixes needs no bounds.
   std::vector<bool> fixed(state.size(), false);
   for (const LinearFact& f : inv.equalities) {
     if (mentions_dead(f, inv.dead)) continue;
-    all.push_back(fact_term(ctx, f, state));
     if (f.terms.size() == 1) fixed[static_cast<std::size_t>(f.terms[0].first)] = true;
+    if (known.count({f.terms, f.constant}) != 0) continue;
+    all.push_back(fact_term(ctx, f, state));
   }
   // The loosest bound every part keeps holds in every part: it is said once, outside the
   // cases, and a part repeats only the bounds that are tighter (the same set of states, in
@@ -419,8 +445,13 @@ z3::expr Invariants::formula(std::int32_t pc, const std::vector<z3::expr>& state
     if (fixed[i] || (inv.dead != nullptr && (*inv.dead)[i])) continue;
     low[i] = inv.lowest(i);
     high[i] = inv.highest(i);
-    if (low[i]) all.push_back(state[i] >= ctx.int_val(static_cast<int64_t>(*low[i])));
-    if (high[i]) all.push_back(state[i] <= ctx.int_val(static_cast<int64_t>(*high[i])));
+    std::optional<std::int64_t> low_before, high_before;
+    if (before != nullptr && implied->kept[i] && (before->dead == nullptr || !(*before->dead)[i])) {
+      low_before = before->lowest(i);
+      high_before = before->highest(i);
+    }
+    if (low[i] && !(low_before && *low_before >= *low[i])) all.push_back(state[i] >= ctx.int_val(static_cast<int64_t>(*low[i])));
+    if (high[i] && !(high_before && *high_before <= *high[i])) all.push_back(state[i] <= ctx.int_val(static_cast<int64_t>(*high[i])));
   }
   z3::expr_vector cases(ctx);
   for (const auto& [key, part] : inv.parts) {
@@ -506,7 +537,8 @@ Invariants::Stats Invariants::make_inductive(unsigned timeout_ms, double budget_
         solver.add(formula(pc, state_));
         for (const z3::expr& a : b.assumptions) solver.add(a);
         solver.add(succ.guard);
-        solver.add(!formula(succ.pc, succ.next));
+        const Implied implied{pc, succ.kept};
+        solver.add(!formula(succ.pc, succ.next, &implied));
         ++stats.queries;
         const auto asked = std::chrono::steady_clock::now();
         const z3::check_result r = solver.check();

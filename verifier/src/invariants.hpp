@@ -94,15 +94,21 @@ struct PositionInvariant {
 
 z3::expr fact_term(z3::context& ctx, const LinearFact& fact, const std::vector<z3::expr>& state);
 
+// What a block changes on its way to one exit: by layout index.
+struct BlockChange {
+  std::int32_t exit = -1;
+  std::vector<bool> written;
+};
+
 // By instruction: the dimensions that keep one value across the parts of its invariant.
 // The parts of a position inside a walk over the players are the stages of the walk; a
-// dimension that no instruction of the walk's loop writes has the same value at every stage
-// of one walk, so its range need not (and, for the search to end soon, should not) differ
-// between parts. Only card counts are shared: who starts a walk decides its stages.
-// `written`: by instruction, the dimensions it may change. Positions whose parts also split
-// by a choice made outside such a loop share nothing.
-std::vector<std::vector<bool>> shared_dimensions(const ri::Ir& ir, const Layout& layout,
-                                                 const std::vector<std::vector<bool>>& written);
+// dimension that no block of the walk's loop changes has the same value at every stage of
+// one walk, so its range need not (and, for the search to end soon, should not) differ
+// between parts. Only the `shareable` dimensions are: who starts a walk and who takes part
+// in it decide its stages. `changes`: by cut point, what its block changes on the way to each exit. Positions whose
+// parts also split by a choice made outside such a loop share nothing.
+std::vector<std::vector<bool>> shared_dimensions(const ri::Ir& ir, const Layout& layout, const std::vector<bool>& shareable,
+                                                 const std::vector<std::vector<BlockChange>>& changes);
 
 // Invariants at the cut points of the program (see blocks.hpp); the instructions between
 // two cut points are one transition.
@@ -133,7 +139,15 @@ class Invariants {
   void debug(const std::vector<std::string>* names) { debug_ = names; }
 
   // The invariant at cut point pc over `state`; false when the position is unreachable.
-  [[nodiscard]] z3::expr formula(std::int32_t pc, const std::vector<z3::expr>& state) const;
+  // With `implied`: the state is the one a block reaches from `source`, which leaves the
+  // variables marked in `kept` as they were; facts the invariant at `source` already
+  // states about them are left out (they hold there, so they hold here).
+  struct Implied {
+    std::int32_t source;
+    const std::vector<bool>& kept;
+  };
+  [[nodiscard]] z3::expr formula(std::int32_t pc, const std::vector<z3::expr>& state,
+                                 const Implied* implied = nullptr) const;
   // The block from cut point pc, run on state().
   [[nodiscard]] const Block& block(std::int32_t pc);
 

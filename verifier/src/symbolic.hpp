@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <map>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -88,6 +89,7 @@ class Encoder {
 
   [[nodiscard]] z3::context& context() const { return ctx_; }
   [[nodiscard]] const ri::Ir& ir() const { return ir_; }
+  [[nodiscard]] const SlotKinds& kinds() const { return kinds_; }
 
  private:
   struct Sym;
@@ -102,6 +104,16 @@ class Encoder {
   // nothing when they differ.
   std::vector<std::array<std::optional<std::int64_t>, 4>> class_attribute_;
   std::map<std::int32_t, std::vector<std::int32_t>> deferred_vars_;  // by kEndSecret pc
+  // Zone terms of a per-player zone (its first instance plus a player), by term id: the
+  // instances they can name on any path that goes on (a player outside the table is a
+  // fault where the term is made). Kept across steps, so that a card chosen from a hand and
+  // moved later in the same block is known to leave every other zone alone. The term is
+  // held so that its id is not given to another term.
+  struct ZoneRange {
+    z3::expr term;
+    std::int32_t first, last;
+  };
+  mutable std::unordered_map<unsigned, ZoneRange> zone_range_;
 };
 
 }  // namespace rulebook::verifier

@@ -23,7 +23,8 @@ Encoder::Sym Encoder::Run::eval(ri::ExprId id) {
       s.shape = Sym::Shape::kZone;
       if (z.per_player) {
         s.e.push_back(num(z.first_instance) + as_player(eval(n.kids[0]), n.span));
-        zone_range_[s.e[0].id()] = {z.first_instance, z.first_instance + static_cast<std::int32_t>(seats()) - 1};
+        enc_.zone_range_.try_emplace(s.e[0].id(), Encoder::ZoneRange{s.e[0], z.first_instance,
+                                                                     z.first_instance + static_cast<std::int32_t>(seats()) - 1});
       } else {
         s.e.push_back(num(z.first_instance));
       }

@@ -250,8 +250,8 @@ class Encoder::Run {
   void move(const Sym& cards, const z3::expr& target, const grammar::SourceSpan& span);
   // Whether a zone term can name instance i (false only when it certainly cannot).
   [[nodiscard]] bool may_name(const z3::expr& zone, std::int32_t i) const {
-    if (const auto it = zone_range_.find(zone.id()); it != zone_range_.end()) {
-      return i >= it->second.first && i <= it->second.second;
+    if (const auto it = enc_.zone_range_.find(zone.id()); it != enc_.zone_range_.end()) {
+      return i >= it->second.first && i <= it->second.last;
     }
     const z3::expr z = zone.simplify();
     return !z.is_numeral() || z.get_numeral_int64() == i;
@@ -299,9 +299,6 @@ class Encoder::Run {
   Step& step_;
   std::vector<z3::expr> path_;
   std::unordered_map<ri::Slot, Sym> env_;
-  // Zone terms of a per-player zone (its first instance plus a player): the instances they
-  // can name when the step goes on (a player outside the table is a fault), by term id.
-  std::unordered_map<unsigned, std::pair<std::int32_t, std::int32_t>> zone_range_;
   int fresh_ = 0;
   z3::expr move_target_ = ctx_.int_val(0);
   std::vector<ZoneRead>* reads_ = nullptr;
