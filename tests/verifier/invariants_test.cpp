@@ -113,3 +113,32 @@ round {
   INFO(f.message);
   CHECK(f.status == rv::Status::kProved);
 }
+
+TEST_CASE("invariants: the affine hull of sampled states keeps exactly the equalities they share") {
+  // Three states of a 4-card game split between two piles, with a third zone always holding
+  // one card: "pile a + pile b = 4" and "zone c = 1" are the facts to find.
+  rv::AffineHull hull(3);
+  CHECK(hull.add({0, 4, 1}));
+  CHECK(hull.add({1, 3, 1}));
+  CHECK_FALSE(hull.add({4, 0, 1}));  // on the line already
+  CHECK(hull.rank() == 1);
+  auto holds = [](const rv::LinearFact& f, const std::vector<std::int64_t>& x) {
+    std::int64_t sum = 0;
+    for (const auto& [i, c] : f.terms) sum += c * x[static_cast<std::size_t>(i)];
+    return sum == f.constant;
+  };
+  std::vector<rv::LinearFact> facts = hull.equalities();
+  REQUIRE(facts.size() == 2);
+  auto all_hold = [&](const std::vector<std::int64_t>& x) {
+    return std::all_of(facts.begin(), facts.end(), [&](const rv::LinearFact& f) { return holds(f, x); });
+  };
+  CHECK(all_hold({2, 2, 1}));        // another state of the same kind
+  CHECK_FALSE(all_hold({2, 3, 1}));  // a card created
+  CHECK_FALSE(all_hold({2, 2, 0}));  // the third zone emptied
+  // A state off the line: only "zone c = 1" is left.
+  CHECK(hull.add({1, 1, 1}));
+  facts = hull.equalities();
+  REQUIRE(facts.size() == 1);
+  CHECK(holds(facts[0], {7, 0, 1}));
+  CHECK_FALSE(holds(facts[0], {0, 0, 2}));
+}

@@ -13,41 +13,13 @@
 #include <unordered_set>
 #include <vector>
 
-#include <gmpxx.h>
 #include <z3++.h>
 
+#include "affine_hull.hpp"
 #include "blocks.hpp"
 #include "symbolic.hpp"
 
 namespace rulebook::verifier {
-
-// One linear fact: sum(coefficient * x[index]) == constant (or >= constant).
-struct LinearFact {
-  std::vector<std::pair<std::int32_t, std::int64_t>> terms;
-  std::int64_t constant = 0;
-  bool equality = true;
-};
-
-// The affine hull of a set of integer points: a base point and the span of the differences,
-// kept in reduced row echelon form over exact rationals (GMP), so that no elimination can
-// overflow.
-class AffineHull {
- public:
-  explicit AffineHull(std::size_t dimension = 0) : dimension_(dimension) {}
-  // Returns true if the point was outside the hull (the hull grew).
-  bool add(const std::vector<std::int64_t>& point);
-  [[nodiscard]] bool empty() const { return !base_; }
-  [[nodiscard]] std::size_t rank() const { return rows_.size(); }
-  // The equalities every point of the hull satisfies (a basis; equalities whose integer
-  // coefficients do not fit 64 bits are left out, which is sound).
-  [[nodiscard]] std::vector<LinearFact> equalities() const;
-
- private:
-  std::size_t dimension_;
-  std::optional<std::vector<std::int64_t>> base_;
-  std::vector<std::vector<mpq_class>> rows_;  // each row's pivot is 1, zero in the other rows
-  std::vector<std::size_t> pivots_;
-};
 
 // The ranges of the variables in the states with one value of a position's key.
 struct InvariantPart {

@@ -1,0 +1,174 @@
+// Expressions over sets on a symbolic state: comprehensions, quantifiers and picks
+// (first, max, min) over the cards of a zone, the players or a set of values.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "symbolic_run.hpp"
+
+namespace rulebook::verifier {
+
+std::optional<bool> Encoder::Run::class_predicate(ri::ExprId id) const {
+  const CardClasses& cc = enc_.classes_;
+  if (static_cast<std::size_t>(id) >= cc.predicate_at.size() || cc.predicate_at[static_cast<std::size_t>(id)] < 0) {
+    return std::nullopt;
+  }
+  const auto p = static_cast<std::size_t>(cc.predicate_at[static_cast<std::size_t>(id)]);
+  const auto bound = env_.find(cc.predicate_exprs[p].second);
+  if (bound == env_.end() || bound->second.shape != Sym::Shape::kCard) return std::nullopt;
+  const z3::expr cls = bound->second.e[1].simplify();
+  if (!cls.is_numeral()) return std::nullopt;
+  const std::int64_t k = cls.get_numeral_int64();
+  if (k < 0 || k >= classes()) return std::nullopt;
+  return cc.signature[static_cast<std::size_t>(k)][p];
+}
+
+bool Encoder::Run::card_domain(const Sym& domain, z3::expr& zone, std::vector<z3::expr>& counts) const {
+  if (domain.shape == Sym::Shape::kZone) {
+    zone = domain.e[0];
+    for (std::int32_t k = 0; k < classes(); ++k) counts.push_back(count(domain.e[0], k));
+    return true;
+  }
+  if (domain.shape == Sym::Shape::kCards) {
+    zone = domain.e[0];
+    counts.assign(domain.e.begin() + 1, domain.e.end());
+    return true;
+  }
+  return false;
+}
+
+Encoder::Sym Encoder::Run::comprehension(const ri::ExprNode& n) {
+  const Sym domain = eval(n.kids[0]);
+  if (domain.shape == Sym::Shape::kPlayers || domain.shape == Sym::Shape::kValues) {
+    Sym out = domain;
+    for (std::size_t v = 0; v < domain.e.size(); ++v) {
+      out.e[v] = domain.e[v] && as_bool(for_member(domain, v, n.index, n.kids[1]));
+    }
+    return out;
+  }
+  z3::expr zone = num(-1);
+  std::vector<z3::expr> counts;
+  if (!card_domain(domain, zone, counts)) return unknown();
+  Sym out;
+  out.shape = Sym::Shape::kCards;
+  out.e.push_back(zone);
+  bool whole = true;
+  for (std::int32_t k = 0; k < classes(); ++k) {
+    const auto size = filtered_count(n.index, n.kids[1], zone, k, counts[static_cast<std::size_t>(k)]);
+    whole = whole && size.second;
+    out.e.push_back(size.first);
+  }
+  // A filtered set of every card: its cards come from any zone; not kept.
+  if (zone.simplify().is_numeral() && zone.simplify().get_numeral_int64() == -2 && !whole) return unknown();
+  out.whole = whole && domain.whole;
+  return out;
+}
+
+std::pair<z3::expr, bool> Encoder::Run::filtered_count(ri::Slot slot, ri::ExprId filter, const z3::expr& zone, std::int32_t k, const z3::expr& available) {
+  const auto old = bind(slot, class_card(zone, k));
+  path_.push_back(available > num(0));
+  const Sym f = eval(filter);
+  path_.pop_back();
+  unbind(slot, old);
+  const z3::expr r = as_bool(f).simplify();
+  if (r.is_false()) return {num(0), false};
+  if (!f.varies) {
+    if (r.is_true()) return {available, true};
+    return {z3::ite(r, available, num(0)), false};
+  }
+  z3::expr some = fresh_int();
+  step_.assumptions.push_back(some >= num(0) && some <= available);
+  return {some, false};
+}
+
+Encoder::Sym Encoder::Run::quantifier(const ri::ExprNode& n) {
+  const auto q = static_cast<ast::QuantKind>(n.sub);
+  const Sym domain = eval(n.kids[0]);
+  if (domain.shape == Sym::Shape::kPlayers || domain.shape == Sym::Shape::kValues) {
+    z3::expr_vector parts(ctx_);
+    z3::expr total = num(0);
+    bool varies = false;
+    for (std::size_t v = 0; v < domain.e.size(); ++v) {
+      const Sym body = for_member(domain, v, n.index, n.kids[1]);
+      varies = varies || body.varies;
+      switch (q) {
+        case ast::QuantKind::kExists: parts.push_back(domain.e[v] && as_bool(body)); break;
+        case ast::QuantKind::kAll: parts.push_back(z3::implies(domain.e[v], as_bool(body))); break;
+        case ast::QuantKind::kCount: total = total + z3::ite(domain.e[v] && as_bool(body), num(1), num(0)); break;
+        case ast::QuantKind::kSum: total = total + z3::ite(domain.e[v], as_int(body), num(0)); break;
+      }
+    }
+    if (q == ast::QuantKind::kExists) return make_bool(parts.empty() ? ctx_.bool_val(false) : z3::mk_or(parts), varies);
+    if (q == ast::QuantKind::kAll) return make_bool(parts.empty() ? yes() : z3::mk_and(parts), varies);
+    Sym out = make_int(total);
+    out.varies = varies;
+    return out;
+  }
+  z3::expr zone = num(-1);
+  std::vector<z3::expr> counts;
+  if (!card_domain(domain, zone, counts)) return q == ast::QuantKind::kExists || q == ast::QuantKind::kAll
+                                                    ? make_bool(fresh_bool())
+                                                    : make_int(fresh_int());
+  if (q == ast::QuantKind::kSum) return make_int(fresh_int());
+  z3::expr any = ctx_.bool_val(false);
+  z3::expr size = num(0);
+  for (std::int32_t k = 0; k < classes(); ++k) {
+    const auto passing = filtered_count(n.index, n.kids[1], zone, k, counts[static_cast<std::size_t>(k)]);
+    any = any || passing.first > num(0);
+    size = size + passing.first;
+  }
+  z3::expr all_cards = num(0);
+  for (const z3::expr& c : counts) all_cards = all_cards + c;
+  switch (q) {
+    case ast::QuantKind::kExists: return make_bool(any);
+    case ast::QuantKind::kAll: return make_bool(size == all_cards);
+    default: return make_int(size);
+  }
+}
+
+Encoder::Sym Encoder::Run::pick(const ri::ExprNode& n, ri::ExprId domain_id, ri::ExprId filter, bool extremum) {
+  const Sym domain = eval(domain_id);
+  if (domain.shape == Sym::Shape::kPlayers || domain.shape == Sym::Shape::kValues) {
+    std::vector<z3::expr> ok;
+    for (std::size_t v = 0; v < domain.e.size(); ++v) {
+      path_.push_back(domain.e[v]);
+      const auto old = bind(n.index, member(domain, static_cast<std::int64_t>(v)));
+      z3::expr pass = domain.e[v];
+      if (filter >= 0) pass = pass && as_bool(eval(filter));
+      if (extremum) {
+        for (std::size_t k = 1; k < n.kids.size(); ++k) (void)eval(n.kids[k]);
+      }
+      unbind(n.index, old);
+      path_.pop_back();
+      ok.push_back(pass);
+    }
+    z3::expr_vector any(ctx_);
+    for (const z3::expr& e : ok) any.push_back(e);
+    oblige(ObligationKind::kDefined, any.empty() ? ctx_.bool_val(false) : z3::mk_or(any), n.span,
+           extremum ? "max/min over a non-empty set" : "'first' finds an element");
+    const z3::expr chosen = fresh_in(0, static_cast<std::int64_t>(domain.e.size()) - 1);
+    require(select(ok, chosen));
+    Sym out = member(domain, 0);
+    out.e[0] = domain.kind == Kind::kBool && domain.shape == Sym::Shape::kValues ? chosen != num(0) : chosen;
+    return out;
+  }
+  z3::expr zone = num(-1);
+  std::vector<z3::expr> counts;
+  if (!card_domain(domain, zone, counts)) return unknown();
+  std::vector<z3::expr> passing;
+  z3::expr any = ctx_.bool_val(false);
+  for (std::int32_t k = 0; k < classes(); ++k) {
+    z3::expr c = counts[static_cast<std::size_t>(k)];
+    if (filter >= 0) c = filtered_count(n.index, filter, zone, k, c).first;
+    passing.push_back(c);
+    any = any || c > num(0);
+  }
+  oblige(ObligationKind::kDefined, any, n.span, extremum ? "max/min over a non-empty set" : "'first' finds a card");
+  Sym card = some_card(zone, passing);
+  if (zone.simplify().is_numeral() && zone.simplify().get_numeral_int64() == -2) {
+    card.e[0] = fresh_in(0, layout_.instances - 1);
+  }
+  return card;
+}
+
+}  // namespace rulebook::verifier
