@@ -142,3 +142,35 @@ TEST_CASE("invariants: the affine hull of sampled states keeps exactly the equal
   CHECK(holds(facts[0], {7, 0, 1}));
   CHECK_FALSE(holds(facts[0], {0, 0, 2}));
 }
+
+TEST_CASE("invariants: seats that move stay a permutation of the players, so a walk round the table ends") {
+  // The players move one seat round the table every round; the walk goes clockwise from
+  // seat 0. That it visits
+  // every player once, and so ends and finds a card for each, holds only because no two
+  // players ever share a seat, which no range or affine fact over the seats says.
+  const auto machine = rulebook::test::machine_for(R"(game "Rotate"
+players 3
+cards { chip: 3 }
+zone deck: pile hidden
+zone hand(p): set owner
+var rounds: int = 0
+setup { move box to deck }
+round {
+  rule hand_out: for each p in players clockwise from seat 0 { deal 1 from deck to hand(p) }
+  rule gather: for each p in players { move hand(p) to deck }
+  rule rotate: swap seats seat 0 and seat 1
+  swap seats seat 1 and seat 2
+  add 1 to rounds
+  rule stop: if rounds >= 4 { end game winners players }
+}
+)");
+  rv::VerifyOptions options;
+  options.games = 20;
+  options.properties = {"conservation", "round-termination"};
+  const rv::VerifyReport report = rv::verify(*machine, options);
+  for (const rv::Finding& f : report.findings) {
+    INFO(f.property << " " << f.subject << ": " << f.message);
+    CHECK(f.status == rv::Status::kProved);
+  }
+  CHECK(report.findings.size() >= 3);  // conservation and the two walks
+}

@@ -495,6 +495,17 @@ Step Encoder::step(std::int32_t pc, const std::vector<z3::expr>& state, const st
   Step out;
   Run run(*this, state, prefix, out);
   run.run(pc);
+  // The seats are a permutation of the players in every state of a game (`swap seats`
+  // exchanges two); the invariants cannot say so, and walks round the table need it.
+  if (layout_.seats_move && layout_.seat_index.size() > 1) {
+    z3::expr_vector seats(ctx_);
+    for (const std::int32_t i : layout_.seat_index) {
+      const z3::expr& seat = state[static_cast<std::size_t>(i)];
+      seats.push_back(seat);
+      out.assumptions.push_back(seat >= 0 && seat < ctx_.int_val(static_cast<int64_t>(layout_.seats)));
+    }
+    out.assumptions.push_back(z3::distinct(seats));
+  }
   // No zone ever holds fewer than no cards: an abstract step that would leave a negative
   // count matches no step of a game (counts are exact), so it does not continue.
   const std::int32_t counts = layout_.instances * layout_.classes;
