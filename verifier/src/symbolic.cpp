@@ -316,6 +316,12 @@ void Encoder::Run::run(std::int32_t pc) {
           left = left + at(index + static_cast<std::int32_t>(p));
         }
         more = left > num(0);
+        // In every game a walk's marks are 0 or 1 and it started at a seat; the invariant
+        // at the loop head may have lost the ranges that say so.
+        for (std::int64_t p = 0; p < seats(); ++p) {
+          const z3::expr mark = at(index + static_cast<std::int32_t>(p));
+          step_.assumptions.push_back(mark == num(0) || mark == num(1));
+        }
         const std::int32_t direction = layout_.list_direction[s];
         z3::expr chosen = fresh_in(0, seats() - 1);
         if (direction == 0) {
@@ -324,6 +330,7 @@ void Encoder::Run::run(std::int32_t pc) {
         } else {
           // The first player still to visit round the table from the start seat.
           const z3::expr start = at(index + static_cast<std::int32_t>(seats()));
+          step_.assumptions.push_back(start >= num(0) && start < num(seats()));
           z3::expr next = num(0);
           for (std::int64_t i = seats() - 1; i >= 0; --i) {
             const z3::expr q = player_at(modulo(start + num(direction * i)));
