@@ -124,14 +124,14 @@ Block fuse_block(Encoder& encoder, std::int32_t cut, const std::vector<bool>& cu
     for (const z3::expr& c : step.continues) on.push_back(c);
     const z3::expr goes_on = z3::mk_and(on);
     if (step.successors.empty()) {
-      block.exits.push_back(BlockExit{goes_on, -1, step.next, at.path});
+      block.exits.push_back(BlockExit{goes_on, -1, step.next, at.path, {}});
       continue;
     }
     for (const Successor& s : step.successors) {
       const z3::expr guard = (goes_on && s.guard).simplify();
       if (guard.is_false()) continue;
       if (cuts[static_cast<std::size_t>(s.pc)]) {
-        block.exits.push_back(BlockExit{guard, s.pc, step.next, at.path});
+        block.exits.push_back(BlockExit{guard, s.pc, step.next, at.path, {}});
       } else {
         work.push_back(Pending{s.pc, guard, step.next, at.path});
       }
