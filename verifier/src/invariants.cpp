@@ -215,7 +215,7 @@ void PositionInvariant::join_shared() {
 }
 
 std::vector<std::vector<bool>> shared_dimensions(const ri::Ir& ir, const Layout& layout, const std::vector<bool>& shareable,
-                                                 const std::vector<std::vector<BlockChange>>& changes) {
+                                                 const std::vector<std::optional<Block>>& blocks) {
   const std::size_t n = ir.code.size();
   const auto dims = static_cast<std::size_t>(layout.size());
   // The walks: a jump back from `end` to the kForNext at `head` runs head..end again, and
@@ -250,9 +250,10 @@ std::vector<std::vector<bool>> shared_dimensions(const ri::Ir& ir, const Layout&
       }
       if (!keyed) continue;
       for (std::size_t i = w.head; i <= w.end; ++i) {
-        for (const BlockChange& c : changes[i]) {
-          if (c.exit < static_cast<std::int32_t>(w.head) || c.exit > static_cast<std::int32_t>(w.end)) continue;
-          for (std::size_t d = 0; d < dims; ++d) changed[d] = changed[d] || c.written[d];
+        if (!blocks[i]) continue;
+        for (const BlockExit& e : blocks[i]->exits) {
+          if (e.pc < static_cast<std::int32_t>(w.head) || e.pc > static_cast<std::int32_t>(w.end)) continue;
+          for (std::size_t d = 0; d < dims; ++d) changed[d] = changed[d] || !e.kept[d];
         }
       }
     }
@@ -276,16 +277,9 @@ Invariants::Invariants(Encoder& encoder, const Layout& layout, std::vector<bool>
     inv.key_dims = layout.key_dims[i];
     positions_.push_back(std::move(inv));
   }
-  // What each block may change on its way to each cut point: a term that simplifies to
-  // the variable itself (a move into another zone than this one) leaves it.
-  std::vector<std::vector<BlockChange>> changes(cuts_.size());
+  // Every block is built now: which variables a walk's blocks keep decides what is shared.
   for (std::size_t pc = 0; pc < cuts_.size(); ++pc) {
-    if (!cuts_[pc]) continue;
-    for (const BlockExit& e : block(static_cast<std::int32_t>(pc)).exits) {
-      BlockChange c{e.pc, std::vector<bool>(state_.size(), false)};
-      for (std::size_t d = 0; d < state_.size(); ++d) c.written[d] = !e.kept[d];
-      changes[pc].push_back(std::move(c));
-    }
+    if (cuts_[pc]) (void)block(static_cast<std::int32_t>(pc));
   }
   // Card counts, values read through a player and integer variables may be shared; who
   // starts a walk (a player) and who takes part in it (a yes or no per player) decide
@@ -299,7 +293,7 @@ Invariants::Invariants(Encoder& encoder, const Layout& layout, std::vector<bool>
       shareable[static_cast<std::size_t>(index)] = true;
     }
   }
-  const std::vector<std::vector<bool>> shared = shared_dimensions(encoder.ir(), layout, shareable, changes);
+  const std::vector<std::vector<bool>> shared = shared_dimensions(encoder.ir(), layout, shareable, blocks_);
   for (std::size_t pc = 0; pc < cuts_.size(); ++pc) positions_[pc].shared = shared[pc];
 }
 

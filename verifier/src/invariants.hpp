@@ -66,21 +66,16 @@ struct PositionInvariant {
 
 z3::expr fact_term(z3::context& ctx, const LinearFact& fact, const std::vector<z3::expr>& state);
 
-// What a block changes on its way to one exit: by layout index.
-struct BlockChange {
-  std::int32_t exit = -1;
-  std::vector<bool> written;
-};
-
 // By instruction: the dimensions that keep one value across the parts of its invariant.
 // The parts of a position inside a walk over the players are the stages of the walk; a
 // dimension that no block of the walk's loop changes has the same value at every stage of
 // one walk, so its range need not (and, for the search to end soon, should not) differ
 // between parts. Only the `shareable` dimensions are: who starts a walk and who takes part
-// in it decide its stages. `changes`: by cut point, what its block changes on the way to each exit. Positions whose
-// parts also split by a choice made outside such a loop share nothing.
+// in it decide its stages. `blocks`: by instruction, the block of each cut point (what it
+// keeps on the way to each exit). Positions whose parts also split by a choice made outside
+// such a loop share nothing.
 std::vector<std::vector<bool>> shared_dimensions(const ri::Ir& ir, const Layout& layout, const std::vector<bool>& shareable,
-                                                 const std::vector<std::vector<BlockChange>>& changes);
+                                                 const std::vector<std::optional<Block>>& blocks);
 
 // Invariants at the cut points of the program (see blocks.hpp); the instructions between
 // two cut points are one transition.

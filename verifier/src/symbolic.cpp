@@ -13,8 +13,9 @@ void Encoder::Run::move(const Sym& cards, const z3::expr& target, const grammar:
   if (cards.shape == S::kCard) {
     oblige(ObligationKind::kDefined, cards.e[0] >= num(0), span, "a card to move, not none");
     require(cards.e[0] < num(layout_.instances) && cards.e[1] >= num(0) && cards.e[1] < num(K));
+    const auto source = instances_named(cards.e[0]), dest = instances_named(target);
     for (std::int32_t i = 0; i < layout_.instances; ++i) {
-      const bool from = may_name(cards.e[0], i), to = may_name(target, i);
+      const bool from = i >= source.first && i <= source.second, to = i >= dest.first && i <= dest.second;
       if (!from && !to) continue;
       for (std::int32_t k = 0; k < K; ++k) {
         const std::int32_t index = layout_.count_index(i, k);
@@ -54,10 +55,11 @@ void Encoder::Run::move(const Sym& cards, const z3::expr& target, const grammar:
   }
   const z3::expr zone = set.e[0];
   const bool everywhere = zone.simplify().is_numeral() && zone.simplify().get_numeral_int64() == -2;
+  const auto source = instances_named(zone), dest = instances_named(target);
   for (std::int32_t i = 0; i < layout_.instances; ++i) {
     // Instances neither zone can name keep their counts (smaller terms, and the invariant
     // search knows what a step leaves alone).
-    const bool from = !everywhere && may_name(zone, i), to = may_name(target, i);
+    const bool from = !everywhere && i >= source.first && i <= source.second, to = i >= dest.first && i <= dest.second;
     if (!everywhere && !from && !to) continue;
     for (std::int32_t k = 0; k < K; ++k) {
       const std::int32_t index = layout_.count_index(i, k);

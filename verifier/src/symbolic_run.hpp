@@ -248,13 +248,17 @@ class Encoder::Run {
 
   // Moves cards to `target` and keeps the zones of card locals up to date.
   void move(const Sym& cards, const z3::expr& target, const grammar::SourceSpan& span);
-  // Whether a zone term can name instance i (false only when it certainly cannot).
-  [[nodiscard]] bool may_name(const z3::expr& zone, std::int32_t i) const {
+  // The zone instances a zone term can name: first and last (all of them unless known).
+  [[nodiscard]] std::pair<std::int32_t, std::int32_t> instances_named(const z3::expr& zone) const {
     if (const auto it = enc_.zone_range_.find(zone.id()); it != enc_.zone_range_.end()) {
-      return i >= it->second.first && i <= it->second.last;
+      return {it->second.first, it->second.last};
     }
     const z3::expr z = zone.simplify();
-    return !z.is_numeral() || z.get_numeral_int64() == i;
+    if (z.is_numeral()) {
+      const auto i = static_cast<std::int32_t>(z.get_numeral_int64());
+      return {i, i};
+    }
+    return {0, layout_.instances - 1};
   }
 
   // Every card local may have been among the moved cards: `constrain` says when; the
