@@ -1,6 +1,6 @@
 // The checker's shared state: the symbol table being built and the scopes of local names.
 // resolve.cpp fills the global table from declarations; typecheck.cpp types expressions
-// and statements against it.
+// and typecheck_stmt.cpp statements against it.
 #pragma once
 
 #include <functional>
@@ -25,6 +25,11 @@ struct StmtContext {
   bool in_simultaneous = false;   // only choices and records of them
   bool in_round = false;
 };
+
+// What a kind of global name is called in messages ("variable", "zone", ...).
+const char* kind_name(Symbol::Kind kind);
+// The declaration of a zone when `e` names one directly (`deck`, `hand(p)`).
+const ast::ZoneDecl* zone_decl_of(const Program& program, const ast::Expr& e);
 
 class Checker {
  public:

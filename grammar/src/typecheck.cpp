@@ -1,5 +1,5 @@
-// Type checking of expressions and statements against the symbol table: every name
-// resolved, every operand of the right type, every call with the right arity.
+// Type checking of expressions against the symbol table: every name resolved, every
+// operand of the right type, every call with the right arity (statements: typecheck_stmt.cpp).
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -11,8 +11,6 @@
 namespace rulebook::grammar {
 
 bool is_builtin_function(const std::string& name);
-
-namespace {
 
 const char* kind_name(Symbol::Kind kind) {
   switch (kind) {
@@ -27,8 +25,6 @@ const char* kind_name(Symbol::Kind kind) {
   }
   return "name";
 }
-
-}  // namespace
 
 // ---- scopes ------------------------------------------------------------------------------
 
@@ -154,9 +150,6 @@ Type Checker::expect_collection(const ast::Expr& e, const char* what) {
   return Type::error();
 }
 
-namespace {
-
-// The declaration of a zone when `e` names one directly (`deck`, `hand(p)`).
 const ast::ZoneDecl* zone_decl_of(const Program& program, const ast::Expr& e) {
   std::string name;
   if (const auto* ref = std::get_if<ast::NameRef>(&e.node)) name = ref->name;
@@ -168,8 +161,6 @@ const ast::ZoneDecl* zone_decl_of(const Program& program, const ast::Expr& e) {
   }
   return std::get_if<ast::ZoneDecl>(&program.file.decls[it->second.decl_index].node);
 }
-
-}  // namespace
 
 // ---- expressions -------------------------------------------------------------------------
 
@@ -484,187 +475,6 @@ Type Checker::call(const ast::Call& node, SourceSpan span) {
   diagnostics_.error(node.callee.span, fmt::format("{} '{}' takes no arguments", kind_name(symbol->kind), name))
       .notes.push_back({symbol->span, fmt::format("'{}' is defined here", name)});
   return Type::error();
-}
-
-// ---- statements --------------------------------------------------------------------------
-
-void Checker::block(const ast::Block& b, StmtContext context) {
-  push_scope();
-  for (const ast::Stmt& s : b.stmts) stmt(s, context);
-  pop_scope();
-}
-
-void Checker::assignable_target(const ast::Expr& target, const Type& value_type, bool must_be_int,
-                                const char* verb) {
-  std::string name;
-  bool has_arg = false;
-  if (const auto* ref = std::get_if<ast::NameRef>(&target.node)) {
-    name = ref->name;
-  } else if (const auto* c = std::get_if<ast::Call>(&target.node)) {
-    name = c->callee.text;
-    has_arg = true;
-  }
-  if (const Local* local = find_local(name)) {
-    diagnostics_.error(target.span, fmt::format("cannot {} '{}': it is a local name; only variables "
-                                                "declared with 'var' can change", verb, name))
-        .notes.push_back({local->span, "it is bound here"});
-    return;
-  }
-  const Symbol* symbol = find_global(name);
-  if (symbol != nullptr && symbol->kind != Symbol::Kind::kVar) {
-    std::string why = "only variables declared with 'var' can change";
-    if (symbol->kind == Symbol::Kind::kOption) why = "options are fixed for the whole game";
-    if (symbol->kind == Symbol::Kind::kDef) why = "definitions are computed, not stored";
-    if (symbol->kind == Symbol::Kind::kScore) why = "a score is computed; change the variables it reads";
-    diagnostics_.error(target.span, fmt::format("cannot {} {} '{}': {}", verb, kind_name(symbol->kind), name, why));
-    return;
-  }
-  const Type type = expr(target);
-  (void)has_arg;
-  if (must_be_int) {
-    if (!assignable(Type::integer(), type)) {
-      diagnostics_.error(target.span, fmt::format("'add' needs an int variable, but '{}' is {}", name, to_string(type)));
-    }
-  } else if (!assignable(type, value_type)) {
-    diagnostics_.error(target.span, fmt::format("type mismatch in assignment: '{}' is {}, but the value is {}",
-                                                name, to_string(type), to_string(value_type)));
-  }
-}
-
-void Checker::stmt(const ast::Stmt& s, StmtContext context) {
-  const std::string label = std::move(pending_label_);
-  pending_label_.clear();
-  auto no_effects_here = [&](const char* what) {
-    if (context.in_simultaneous) {
-      diagnostics_.error(s.span, fmt::format("'{}' is not allowed in a simultaneous block: it only collects "
-                                             "secret choices; act on them after the block", what));
-    }
-  };
-  std::visit(
-      [&](const auto& node) {
-        using T = std::decay_t<decltype(node)>;
-        if constexpr (std::is_same_v<T, ast::RuleStmt>) {
-          auto [it, inserted] = program_.rule_labels.try_emplace(node.label.text, node.label.span);
-          if (!inserted) {
-            diagnostics_.error(node.label.span, fmt::format("rule label '{}' is used twice", node.label.text))
-                .notes.push_back({it->second, "the first one is here"});
-          }
-          const auto& body = node.body->node;
-          if (std::holds_alternative<ast::RepeatStmt>(body) || std::holds_alternative<ast::WhileStmt>(body) ||
-              std::holds_alternative<ast::ForEachStmt>(body)) {
-            loop_labels_[node.label.text] = node.label.span;
-          }
-          pending_label_ = node.label.text;
-          stmt(*node.body, context);
-        } else if constexpr (std::is_same_v<T, ast::PhaseStmt>) {
-          no_effects_here("phase");
-          block(node.body, context);
-        } else if constexpr (std::is_same_v<T, ast::RepeatStmt>) {
-          expect(node.count, Type::integer(), "'repeat' count");
-          block(node.body, context);
-        } else if constexpr (std::is_same_v<T, ast::WhileStmt>) {
-          no_effects_here(node.until ? "until" : "while");
-          expect(node.condition, Type::boolean(), node.until ? "'until' condition" : "'while' condition");
-          block(node.body, context);
-        } else if constexpr (std::is_same_v<T, ast::ForEachStmt>) {
-          const Type domain = expect_collection(node.domain, "'for each'");
-          if (node.order) order(*node.order, domain, node.domain);
-          push_scope();
-          bind(node.var, domain.element_type());
-          block(node.body, context);
-          pop_scope();
-        } else if constexpr (std::is_same_v<T, ast::IfStmt>) {
-          for (const ast::IfBranch& branch : node.branches) {
-            expect(branch.condition, Type::boolean(), "'if' condition");
-            block(branch.body, context);
-          }
-          if (node.else_body) block(*node.else_body, context);
-        } else if constexpr (std::is_same_v<T, ast::SimultaneousStmt>) {
-          no_effects_here("simultaneous");
-          const Type domain = expect_collection(node.domain, "'simultaneous for each'");
-          if (!domain.is_error() && !domain.element_type().is(Type::Kind::kPlayer)) {
-            diagnostics_.error(node.domain.span, "'simultaneous for each' ranges over players");
-          }
-          push_scope();
-          bind(node.var, Type::player());
-          StmtContext inner = context;
-          inner.in_simultaneous = true;
-          block(node.body, inner);
-          pop_scope();
-        } else if constexpr (std::is_same_v<T, ast::ChooseStmt>) {
-          const Type domain = expect_collection(node.domain, "'choose'");
-          expect(node.chooser, Type::player(), "the player who chooses");
-          if (!label.empty()) {
-            std::vector<Local> visible;
-            for (const auto& scope : scopes_) visible.insert(visible.end(), scope.begin(), scope.end());
-            choose_scopes_[label] = std::move(visible);
-            choose_types_[label] = domain.element_type();
-          }
-          // The chosen name is visible in the filter and in the rest of the block.
-          bind(node.var, domain.element_type());
-          if (node.filter) expect(*node.filter, Type::boolean(), "'where' condition");
-        } else if constexpr (std::is_same_v<T, ast::LetStmt>) {
-          const Type t = expr(node.value);
-          if (t.is(Type::Kind::kZone)) {
-            diagnostics_.error(node.value.span, "'let' cannot name a zone; name the zone's cards with a set "
-                                                "comprehension, or write the zone where it is used");
-          }
-          bind(node.name, t);
-        } else if constexpr (std::is_same_v<T, ast::MoveStmt>) {
-          no_effects_here("move");
-          const Type cards = expr(node.cards);
-          if (!cards.is_error() && !cards.is(Type::Kind::kCard) &&
-              !(cards.is_collection() && assignable(Type::card(), cards.element_type()))) {
-            diagnostics_.error(node.cards.span, fmt::format("'move' takes a card, a set of cards or a zone, "
-                                                            "but this is {}", to_string(cards)));
-          }
-          zone_target(node.target, node.placement.has_value());
-        } else if constexpr (std::is_same_v<T, ast::DealStmt>) {
-          no_effects_here("deal");
-          expect(node.count, Type::integer(), "'deal' count");
-          expect(node.source, Type::zone(), "'deal' source");
-          zone_target(node.target, false);
-        } else if constexpr (std::is_same_v<T, ast::ShuffleStmt>) {
-          no_effects_here("shuffle");
-          expect(node.zone, Type::zone(), "'shuffle'");
-        } else if constexpr (std::is_same_v<T, ast::FlipStmt>) {
-          no_effects_here("flip");
-          const Type cards = expr(node.cards);
-          if (!cards.is_error() && !cards.is(Type::Kind::kCard) &&
-              !(cards.is_collection() && assignable(Type::card(), cards.element_type()))) {
-            diagnostics_.error(node.cards.span, fmt::format("'flip' takes a card, a set of cards or a zone, "
-                                                            "but this is {}", to_string(cards)));
-          }
-        } else if constexpr (std::is_same_v<T, ast::SetStmt>) {
-          const Type value = expr(node.value);
-          assignable_target(node.target, value, false, "set");
-        } else if constexpr (std::is_same_v<T, ast::AddStmt>) {
-          expect(node.amount, Type::integer(), "'add' amount");
-          assignable_target(node.target, Type::integer(), true, "add to");
-        } else if constexpr (std::is_same_v<T, ast::SwapSeatsStmt>) {
-          no_effects_here("swap seats");
-          expect(node.first, Type::player(), "'swap seats'");
-          expect(node.second, Type::player(), "'swap seats'");
-        } else if constexpr (std::is_same_v<T, ast::EndGameStmt>) {
-          no_effects_here("end game");
-          if (node.winners) expect(*node.winners, Type::set_of(Type::player()), "winners");
-        }
-      },
-      s.node);
-}
-
-void Checker::zone_target(const ast::Expr& target, bool placed) {
-  const Type t = expr(target);
-  if (!t.is_error() && !t.is(Type::Kind::kZone)) {
-    diagnostics_.error(target.span, fmt::format("the target must be a zone, but this is {}", to_string(t)));
-    return;
-  }
-  if (placed) {
-    if (const ast::ZoneDecl* z = zone_decl_of(program_, target); z != nullptr && z->shape == ast::ZoneShape::kSet) {
-      diagnostics_.error(target.span, fmt::format("zone '{}' is an unordered set; 'at top' and 'at bottom' need a pile",
-                                                  z->name.text));
-    }
-  }
 }
 
 }  // namespace rulebook::grammar
