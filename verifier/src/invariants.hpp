@@ -44,6 +44,7 @@ struct PositionInvariant {
   // Dimensions one range covers in every part: a walk over the table does not change them,
   // so every stage of the walk sees the same values (see shared_dimensions()).
   std::vector<bool> shared;
+  const std::vector<std::int32_t>* family = nullptr;  // Layout::family
   [[nodiscard]] bool reached() const { return !parts.empty(); }
   void add(const std::vector<std::int64_t>& point);    // a sampled state
   // A state Z3 found: the hull grows to take it in; a broken bound widens to the range the

@@ -266,6 +266,14 @@ Layout make_layout(const ri::Ir& ir, const Setting& setting, const CardClasses& 
       layout.names.push_back(std::move(name));
     }
   }
+  std::int32_t families = 0;
+  for (const ri::ZoneInfo& zone : ir.zones) {
+    for (std::int32_t p = 0; p < (zone.per_player ? setting.seats : 1); ++p) {
+      for (std::int32_t k = 0; k < layout.classes; ++k) layout.family.push_back(zone.per_player ? families + k : -1);
+    }
+    if (zone.per_player) families += layout.classes;
+  }
+  if (layout.family.size() != layout.names.size()) layout.family.assign(layout.names.size(), -1);
   layout.var_index.assign(static_cast<std::size_t>(ir.var_slots), -1);
   for (const ri::VarInfo& v : ir.vars) {
     const std::int32_t width = v.per_player ? setting.seats : 1;
@@ -275,7 +283,9 @@ Layout make_layout(const ri::Ir& ir, const Setting& setting, const CardClasses& 
       if (k != Kind::kNone && !scalar_kind(k)) continue;
       layout.var_index[slot] = layout.size();
       layout.names.push_back(v.per_player ? fmt::format("{}({})", v.name, p) : v.name);
+      layout.family.push_back(v.per_player ? families : -1);
     }
+    if (v.per_player) ++families;
   }
   for (const ri::Instr& in : ir.code) {
     if (in.code == ri::OpCode::kSwapSeats) layout.seats_move = true;
@@ -403,6 +413,7 @@ Layout make_layout(const ri::Ir& ir, const Setting& setting, const CardClasses& 
       }
     }
   }
+  layout.family.resize(layout.names.size(), -1);
   return layout;
 }
 
