@@ -269,9 +269,9 @@ Layout make_layout(const ri::Ir& ir, const Setting& setting, const CardClasses& 
   std::int32_t families = 0;
   for (const ri::ZoneInfo& zone : ir.zones) {
     for (std::int32_t p = 0; p < (zone.per_player ? setting.seats : 1); ++p) {
-      for (std::int32_t k = 0; k < layout.classes; ++k) layout.family.push_back(zone.per_player ? families + k : -1);
+      for (std::int32_t k = 0; k < layout.classes; ++k) layout.family.push_back(zone.per_player ? families : -1);
     }
-    if (zone.per_player) families += layout.classes;
+    if (zone.per_player) families += 1;
   }
   if (layout.family.size() != layout.names.size()) layout.family.assign(layout.names.size(), -1);
   layout.var_index.assign(static_cast<std::size_t>(ir.var_slots), -1);

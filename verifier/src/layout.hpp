@@ -77,8 +77,9 @@ struct Layout {
   std::vector<std::int32_t> list_direction;  // by local slot: +1 clockwise, -1 counter-clockwise,
                                              // 0 order not kept (seats move inside the loop)
   std::vector<std::string> names;            // by index, for tables and invariants
-  // By index: the dimensions that differ only in the player they belong to (the cards of
-  // one class in everyone's hand, one per-player variable) share a family id; -1: none.
+  // By index: the dimensions of one per-player zone (every player, every class) or of one
+  // per-player variable share a family id; -1: none. The invariant search widens them
+  // together.
   std::vector<std::int32_t> family;
   std::int32_t base_size = 0;                // dimensions before the derived ones
   std::vector<Derived> derived;              // dimensions base_size.. size()-1
