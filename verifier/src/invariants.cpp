@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "solver.hpp"
+
 namespace rulebook::verifier {
 
 namespace {
@@ -412,11 +414,7 @@ Invariants::Stats Invariants::make_inductive(unsigned timeout_ms, double budget_
   const auto started = std::chrono::steady_clock::now();
   Stats stats;
   z3::context& ctx = encoder_.context();
-  z3::params params(ctx);
-  params.set("timeout", timeout_ms);
-  params.set("random_seed", 0U);
-  z3::solver solver(ctx);
-  solver.set(params);
+  z3::solver solver = make_solver(ctx, timeout_ms);
   for (PositionInvariant& p : positions_) p.join_shared();
   // Initiation: the start state satisfies the invariant of its position (by construction:
   // the hull takes it in and a bound it breaks goes).

@@ -12,6 +12,7 @@
 
 #include "context.hpp"
 #include "counterexample.hpp"
+#include "solver.hpp"
 
 namespace rulebook::verifier {
 
@@ -58,11 +59,7 @@ z3::check_result Context::check(const std::vector<z3::expr>& facts) const {
 
 z3::check_result Context::check(const std::vector<z3::expr>& facts, const std::vector<z3::expr>& terms,
                                 std::vector<std::int64_t>& values) const {
-  z3::solver solver(z3);
-  z3::params params(z3);
-  params.set("timeout", options.timeout_seconds * 1000U);
-  params.set("random_seed", 0U);
-  solver.set(params);
+  z3::solver solver = make_solver(z3, options.timeout_seconds * 1000U);
   for (const z3::expr& f : facts) solver.add(f);
   const z3::check_result r = solver.check();
   if (r == z3::sat) {
