@@ -55,7 +55,7 @@ struct Result {
   std::vector<std::int32_t> winners;               // player identities, ascending
   std::vector<std::vector<std::int64_t>> scores;   // by declared score, then by player
   std::int64_t rounds = 0;
-  std::int64_t moves = 0;                          // human decisions
+  std::int64_t moves = 0;                          // decisions, an automated seat's included
 };
 
 // Shuffles with the game's generator and chooses uniformly with the agent's: the same

@@ -225,3 +225,9 @@ TEST_CASE("native: Clusterf**k! agrees with the rule file on 1,000 games per pla
   compare("rulesets/clusterfk.rules", players,
           [](std::int32_t n, native::Driver& d) { return native::play_clusterfk(n, d); }, 1000);
 }
+
+TEST_CASE("native: Molestation Game agrees with the rule file on 1,000 games per player count", "[native][differential]") {
+  const auto players = GENERATE(2, 3, 4);
+  compare("rulesets/molestation-game.rules", players,
+          [](std::int32_t n, native::Driver& d) { return native::play_molestation(n, d); }, 1000);
+}
