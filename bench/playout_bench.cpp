@@ -8,6 +8,7 @@
 #include "rulebook/interpreter/log.hpp"
 #include "rulebook/interpreter/lower.hpp"
 #include "rulebook/interpreter/replay.hpp"
+#include "native/native.hpp"
 #include "rulebook/interpreter/simulate.hpp"
 
 namespace g = rulebook::grammar;
@@ -71,8 +72,33 @@ void replay_game(benchmark::State& state, const char* relative, std::int64_t pla
   state.counters["moves/s"] = benchmark::Counter(static_cast<double>(moves), benchmark::Counter::kIsRate);
 }
 
+// The same games written directly in C++ (bench/native/): the same seeds, generator and
+// random agent, so the two sides play games of the same kind and length.
+template <typename Play>
+void native_game(benchmark::State& state, Play play, std::int32_t players) {
+  std::uint64_t seed = 0;
+  std::int64_t moves = 0;
+  for (auto _ : state) {
+    rulebook::native::RandomDriver driver(1 + seed++ % kGames);
+    const rulebook::native::Result result = play(players, driver);
+    moves += result.moves;
+    benchmark::DoNotOptimize(result);
+  }
+  state.counters["moves/s"] = benchmark::Counter(static_cast<double>(moves), benchmark::Counter::kIsRate);
+}
+
+rulebook::native::Result native_molestation(std::int32_t players, rulebook::native::Driver& driver) {
+  return rulebook::native::play_molestation(players, driver);
+}
+rulebook::native::Result native_clusterfk(std::int32_t players, rulebook::native::Driver& driver) {
+  return rulebook::native::play_clusterfk(players, driver);
+}
+
 }  // namespace
 
+BENCHMARK_CAPTURE(native_game, molestation_4p, native_molestation, 4)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(native_game, molestation_2p, native_molestation, 2)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(native_game, clusterfk_4p, native_clusterfk, 4)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(replay_game, molestation_4p, "rulesets/molestation-game.rules", 4)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(replay_game, clusterfk_4p, "rulesets/clusterfk.rules", 4)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(random_game, molestation_4p, "rulesets/molestation-game.rules", 4)->Unit(benchmark::kMillisecond);
