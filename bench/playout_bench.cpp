@@ -94,8 +94,28 @@ rulebook::native::Result native_clusterfk(std::int32_t players, rulebook::native
   return rulebook::native::play_clusterfk(players, driver);
 }
 
+// Whole simulations on `jobs` threads: the games per second of `rulebook simulate --jobs N`.
+void simulate_games(benchmark::State& state, const char* relative, std::int64_t players) {
+  const ri::Machine machine = load(relative);
+  ri::GameConfig config;
+  config.players = players;
+  config.seed = 1;
+  constexpr std::int64_t kSimulated = 400;
+  const int jobs = static_cast<int>(state.range(0));
+  for (auto _ : state) {
+    const std::vector<ri::GameResult> results = ri::simulate(machine, config, kSimulated, 1'000'000, jobs);
+    benchmark::DoNotOptimize(results.data());
+  }
+  state.counters["games/s"] =
+      benchmark::Counter(static_cast<double>(kSimulated) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+
 }  // namespace
 
+BENCHMARK_CAPTURE(simulate_games, molestation_4p, "rulesets/molestation-game.rules", 4)
+    ->Arg(1)->Arg(2)->UseRealTime()->MinTime(3)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(simulate_games, clusterfk_4p, "rulesets/clusterfk.rules", 4)
+    ->Arg(1)->Arg(2)->UseRealTime()->MinTime(3)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(native_game, molestation_4p, native_molestation, 4)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(native_game, molestation_2p, native_molestation, 2)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(native_game, clusterfk_4p, native_clusterfk, 4)->Unit(benchmark::kMillisecond);
