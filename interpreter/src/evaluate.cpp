@@ -1,5 +1,6 @@
 // Expression evaluation: every expression kind and builtin function.
 #include <algorithm>
+#include <array>
 
 #include <fmt/format.h>
 
@@ -129,10 +130,20 @@ Value Executor::eval(ExprId id) {
     case ExprOp::kBuiltin: return builtin(n);
     case ExprOp::kDef: {
       const DefInfo& def = ir_.defs[static_cast<std::size_t>(n.index)];
-      std::vector<Value> args;
-      args.reserve(n.kids.size());
-      for (const ExprId k : n.kids) args.push_back(eval(k));
-      for (std::size_t i = 0; i < args.size(); ++i) s_.locals[static_cast<std::size_t>(def.params[i])] = std::move(args[i]);
+      // Every argument is evaluated before any parameter is bound (an argument may read a
+      // parameter of the same def); up to four need no heap (a def call is the commonest
+      // expression in a move).
+      constexpr std::size_t kInline = 4;
+      if (n.kids.size() <= kInline) {
+        std::array<Value, kInline> args;
+        for (std::size_t i = 0; i < n.kids.size(); ++i) args[i] = eval(n.kids[i]);
+        for (std::size_t i = 0; i < n.kids.size(); ++i) s_.locals[static_cast<std::size_t>(def.params[i])] = std::move(args[i]);
+      } else {
+        std::vector<Value> args;
+        args.reserve(n.kids.size());
+        for (const ExprId k : n.kids) args.push_back(eval(k));
+        for (std::size_t i = 0; i < args.size(); ++i) s_.locals[static_cast<std::size_t>(def.params[i])] = std::move(args[i]);
+      }
       return eval(def.body);
     }
     case ExprOp::kNot: return Value::boolean(!eval(n.kids[0]).truthy());
@@ -153,57 +164,67 @@ Value Executor::eval(ExprId id) {
       return Value::set(kind, sorted_unique(std::move(items)), enum_id);
     }
     case ExprOp::kComprehension: {
-      const Value domain = eval(n.kids[0]);
-      const Kind kind = element_kind(domain);
+      Kind kind = Kind::kNone;
+      std::int32_t enum_id = -1;
       std::vector<std::int64_t> out;
-      for (const std::int64_t x : as_sorted(domain, n.span)) {
-        s_.locals[static_cast<std::size_t>(n.index)] = element(kind, domain.enum_id, x);
+      each_element(n.kids[0], true, n.span, kind, enum_id, [&](std::int64_t x) {
+        s_.locals[static_cast<std::size_t>(n.index)] = element(kind, enum_id, x);
         if (eval(n.kids[1]).truthy()) out.push_back(x);
-      }
-      return Value::set(kind, std::move(out), domain.enum_id);
+        return true;
+      });
+      return Value::set(kind, std::move(out), enum_id);
     }
     case ExprOp::kQuant: {
-      const Value domain = eval(n.kids[0]);
-      const Kind kind = element_kind(domain);
+      Kind kind = Kind::kNone;
+      std::int32_t enum_id = -1;
       const auto q = static_cast<ast::QuantKind>(n.sub);
       std::int64_t total = 0;
-      for (const std::int64_t x : elements(domain, n.span)) {
-        s_.locals[static_cast<std::size_t>(n.index)] = element(kind, domain.enum_id, x);
+      const bool finished = each_element(n.kids[0], false, n.span, kind, enum_id, [&](std::int64_t x) {
+        s_.locals[static_cast<std::size_t>(n.index)] = element(kind, enum_id, x);
         const Value body = eval(n.kids[1]);
         switch (q) {
-          case ast::QuantKind::kExists:
-            if (body.truthy()) return Value::boolean(true);
-            break;
-          case ast::QuantKind::kAll:
-            if (!body.truthy()) return Value::boolean(false);
-            break;
+          case ast::QuantKind::kExists: return !body.truthy();
+          case ast::QuantKind::kAll: return body.truthy();
           case ast::QuantKind::kCount: total += body.truthy() ? 1 : 0; break;
           case ast::QuantKind::kSum: total += int_arg(body, n.span); break;
         }
-      }
-      if (q == ast::QuantKind::kExists) return Value::boolean(false);
-      if (q == ast::QuantKind::kAll) return Value::boolean(true);
+        return true;
+      });
+      if (q == ast::QuantKind::kExists) return Value::boolean(!finished);
+      if (q == ast::QuantKind::kAll) return Value::boolean(finished);
       return Value::integer(total);
     }
     case ExprOp::kExtremum: {
-      const Value domain = eval(n.kids[0]);
-      const Kind kind = element_kind(domain);
-      const std::vector<std::int64_t> items = elements(domain, n.span);
-      if (items.empty()) fault(n.span, fmt::format("{} over an empty set", n.sub != 0 ? "max" : "min"));
-      std::vector<std::int64_t> best_keys;
+      Kind kind = Kind::kNone;
+      std::int32_t enum_id = -1;
+      // Keys of up to four parts compare without the heap.
+      constexpr std::size_t kInline = 4;
+      const std::size_t parts = n.kids.size() - 1;
+      std::array<std::int64_t, kInline> best_small{}, keys_small{};
+      std::vector<std::int64_t> best_large, keys_large;
+      if (parts > kInline) {
+        best_large.resize(parts);
+        keys_large.resize(parts);
+      }
+      std::int64_t* best_keys = parts > kInline ? best_large.data() : best_small.data();
+      std::int64_t* keys = parts > kInline ? keys_large.data() : keys_small.data();
+      bool any = false;
       std::int64_t best = 0;
-      std::vector<std::int64_t> keys(n.kids.size() - 1);
-      for (const std::int64_t x : items) {
-        s_.locals[static_cast<std::size_t>(n.index)] = element(kind, domain.enum_id, x);
+      each_element(n.kids[0], false, n.span, kind, enum_id, [&](std::int64_t x) {
+        s_.locals[static_cast<std::size_t>(n.index)] = element(kind, enum_id, x);
         for (std::size_t k = 1; k < n.kids.size(); ++k) keys[k - 1] = eval(n.kids[k]).scalar;
         // Ties go to the later element.
-        const bool better = best_keys.empty() || (n.sub != 0 ? keys >= best_keys : keys <= best_keys);
+        const bool better = !any || (n.sub != 0 ? !std::lexicographical_compare(keys, keys + parts, best_keys, best_keys + parts)
+                                                : !std::lexicographical_compare(best_keys, best_keys + parts, keys, keys + parts));
         if (better) {
-          best_keys = keys;
+          std::copy(keys, keys + parts, best_keys);
           best = x;
+          any = true;
         }
-      }
-      return element(kind, domain.enum_id, best);
+        return true;
+      });
+      if (!any) fault(n.span, fmt::format("{} over an empty set", n.sub != 0 ? "max" : "min"));
+      return element(kind, enum_id, best);
     }
     case ExprOp::kFirst: {
       const Value domain = eval(n.kids[0]);
