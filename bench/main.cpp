@@ -31,9 +31,11 @@ class Collector : public benchmark::ConsoleReporter {
     double ms = 0;
     std::map<std::string, double> counters;
   };
+  // The figure of the first benchmark whose name starts with `name` (names end in the
+  // options a benchmark was run with, such as `/min_time:3.000/real_time`).
   [[nodiscard]] std::optional<Figure> get(const std::string& name) const {
-    const auto it = figures_.find(name);
-    if (it == figures_.end()) return std::nullopt;
+    const auto it = figures_.lower_bound(name);
+    if (it == figures_.end() || it->first.compare(0, name.size(), name) != 0) return std::nullopt;
     return it->second;
   }
 
@@ -64,8 +66,8 @@ void print_table(const Collector& c) {
         fmt::format("random play: {:.0f}k moves/s", b / 1e3), fmt::format("{:.2f}x", a / b));
   }
   for (const char* game : {"molestation_4p", "clusterfk_4p"}) {
-    const auto one = c.get(fmt::format("simulate_games/{}/1/real_time", game));
-    const auto two = c.get(fmt::format("simulate_games/{}/2/real_time", game));
+    const auto one = c.get(fmt::format("simulate_games/{}/1/", game));
+    const auto two = c.get(fmt::format("simulate_games/{}/2/", game));
     if (!one || !two) continue;
     const double a = two->counters.at("games/s"), b = one->counters.at("games/s");
     row(fmt::format("simulate --jobs 2, {}", game), fmt::format("{:.0f} games/s", a),
@@ -78,7 +80,7 @@ void print_table(const Collector& c) {
     row(fmt::format("parse + check, {}", rules), ms(check->ms), parse ? "parse alone: " + ms(parse->ms) : "", "");
   }
   for (const char* config : {"clusterfk_4p", "molestation_2p"}) {
-    const auto verify = c.get(fmt::format("verify_ruleset/{}/iterations:1", config));
+    const auto verify = c.get(fmt::format("verify_ruleset/{}/", config));
     if (!verify) continue;
     row(fmt::format("verify, {}", config), ms(verify->ms),
         fmt::format("invariant search: {:.1f} s", verify->counters.at("inference_s")), "");
