@@ -239,3 +239,31 @@ TEST_CASE("native: Molestation Game agrees with the rule file on 1,000 games per
   compare("rulesets/molestation-game.rules", players,
           [](std::int32_t n, native::Driver& d) { return native::play_molestation(n, d); }, 1000);
 }
+
+namespace {
+// Counts the decisions a native game asks for and reports, choosing at random.
+class CountingDriver final : public native::Driver {
+ public:
+  explicit CountingDriver(std::uint64_t seed) : random_(seed) {}
+  void shuffle(std::string_view zone, std::vector<std::int32_t>& cards) override { random_.shuffle(zone, cards); }
+  std::size_t choose(const native::Choice& choice) override {
+    ++asked;
+    return random_.choose(choice);
+  }
+  void policy(const native::Choice& /*choice*/, std::size_t /*index*/) override { ++policies; }
+  std::int64_t asked = 0;
+  std::int64_t policies = 0;
+
+ private:
+  native::RandomDriver random_;
+};
+}  // namespace
+
+// The one disagreement the differential test found: the native game counted only the
+// decisions of humans as moves, the interpreter (and a log's `end` line) counts every one.
+TEST_CASE("native: Molestation counts an air dummy's decisions as moves, as a log does", "[native]") {
+  CountingDriver driver(ri::game_seed(1, 0));
+  const native::Result result = native::play_molestation(2, driver);
+  CHECK(driver.policies > 0);
+  CHECK(result.moves == driver.asked + driver.policies);
+}
