@@ -7,12 +7,15 @@
 
 #include <algorithm>
 #include <functional>
+#include <sstream>
 #include <map>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "native/native.hpp"
 #include "rulebook/interpreter/agent.hpp"
+#include "rulebook/interpreter/log.hpp"
 #include "rulebook/interpreter/simulate.hpp"
 #include "interpreter/game_fixture.hpp"
 
@@ -266,4 +269,107 @@ TEST_CASE("native: Molestation counts an air dummy's decisions as moves, as a lo
   const native::Result result = native::play_molestation(2, driver);
   CHECK(driver.policies > 0);
   CHECK(result.moves == driver.asked + driver.policies);
+}
+
+namespace {
+// Drives a native game from the text of a log, as `rulebook replay` reads one: each shuffle's
+// result, each move and each policy decision in order, then the end line.
+class LogDriver final : public native::Driver {
+ public:
+  LogDriver(const std::string& log, const std::vector<std::string>& card_names) : names_(card_names) {
+    std::istringstream in(log);
+    std::string line;
+    while (std::getline(in, line)) {
+      nlohmann::json e = nlohmann::json::parse(line);
+      if (e.contains("shuffle") || e.contains("move") || e.contains("policy") || e.contains("end")) lines_.push_back(std::move(e));
+    }
+  }
+  void shuffle(std::string_view zone, std::vector<std::int32_t>& cards) override {
+    const nlohmann::json* e = next("shuffle");
+    if (e == nullptr) return;
+    std::vector<std::int32_t> result;
+    for (const auto& name : (*e)["cards"]) {
+      result.push_back(static_cast<std::int32_t>(std::find(names_.begin(), names_.end(), name.get<std::string>()) - names_.begin()));
+    }
+    std::vector<std::int32_t> a = cards, b = result;
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    if ((*e)["shuffle"] != std::string(zone) || a != b) return disagree(fmt::format("shuffle of {}: the log has {}", zone, e->dump()));
+    cards = result;
+  }
+  std::size_t choose(const native::Choice& choice) override {
+    const nlohmann::json* e = next("move");
+    if (e == nullptr) return 0;
+    const nlohmann::json& move = (*e)["move"];
+    for (std::size_t i = 0; i < choice.options->size(); ++i) {
+      if (move["rule"] == std::string(choice.rule) && move["player"] == choice.player &&
+          move["choice"].dump() == native::option_json(choice, (*choice.options)[i])) {
+        return i;
+      }
+    }
+    disagree(fmt::format("{} by player {}: the log's move {} is not among the native options", choice.rule, choice.player, e->dump()));
+    return 0;
+  }
+  void policy(const native::Choice& choice, std::size_t index) override {
+    const nlohmann::json* e = next("policy");
+    if (e != nullptr && (*e)["policy"]["choice"].dump() != native::option_json(choice, (*choice.options)[index])) {
+      disagree(fmt::format("{} by player {}: native's policy differs from the log's {}", choice.rule, choice.player, e->dump()));
+    }
+  }
+  void finish(const native::Result& result) {
+    const nlohmann::json* e = next("end");
+    if (e == nullptr) return;
+    const nlohmann::json& end = (*e)["end"];
+    nlohmann::json scores = nlohmann::json::array();
+    for (const auto& [name, values] : end["scores"].items()) scores.push_back(values);
+    if (end["winners"] != nlohmann::json(result.winners) || end["rounds"] != result.rounds || end["moves"] != result.moves ||
+        scores != nlohmann::json(result.scores)) {
+      disagree(fmt::format("the end differs: the log has {}", end.dump()));
+    }
+  }
+  [[nodiscard]] const std::string& disagreement() const { return first_; }
+
+ private:
+  const nlohmann::json* next(const char* kind) {
+    if (!first_.empty()) return nullptr;
+    if (at_ >= lines_.size() || !lines_[at_].contains(kind)) {
+      disagree(fmt::format("native wants a {} line, the log has {}", kind, at_ < lines_.size() ? lines_[at_].dump() : "nothing"));
+      return nullptr;
+    }
+    return &lines_[at_++];
+  }
+  void disagree(std::string what) {
+    if (first_.empty()) first_ = std::move(what);
+  }
+  const std::vector<std::string>& names_;
+  std::vector<nlohmann::json> lines_;
+  std::size_t at_ = 0;
+  std::string first_;
+};
+
+void compare_logs(const char* rules, std::int64_t players, const std::vector<std::string>& card_names, const NativeGame& play) {
+  const std::shared_ptr<ri::Machine> machine = rulebook::test::machine_for_file(rules);
+  for (std::uint64_t g = 0; g < 100; ++g) {
+    ri::GameConfig config;
+    config.players = players;
+    config.seed = ri::game_seed(1, g);
+    ri::LogWriter writer(*machine, config);
+    REQUIRE_FALSE(ri::play_random_game(*machine, config, 1'000'000, &writer).fault.has_value());
+    LogDriver driver(writer.text(), card_names);
+    driver.finish(play(static_cast<std::int32_t>(players), driver));
+    INFO(fmt::format("{} players, seed {}", players, config.seed));
+    REQUIRE(driver.disagreement() == "");
+  }
+}
+}  // namespace
+
+// The same comparison from the text of logs: what a log records is enough to drive a
+// second implementation of the rules to the same end.
+TEST_CASE("native: both games replay the interpreter's logs to the same end", "[native][differential]") {
+  compare_logs("rulesets/clusterfk.rules", 4, native::clusterfk_cards(),
+               [](std::int32_t n, native::Driver& d) { return native::play_clusterfk(n, d); });
+  for (const std::int64_t players : {2, 4}) {
+    compare_logs("rulesets/molestation-game.rules", players, native::molestation_cards(),
+                 [](std::int32_t n, native::Driver& d) { return native::play_molestation(n, d); });
+  }
 }
