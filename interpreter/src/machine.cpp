@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "executor.hpp"
+#include "inline_defs.hpp"
 
 namespace rulebook::interpreter {
 
@@ -65,6 +66,8 @@ bool equal(const Value& a, const Value& b) {
   return a.scalar == b.scalar;
 }
 
+Machine::Machine(std::shared_ptr<const Ir> ir) : ir_(std::move(ir)), exec_(std::make_shared<const Ir>(inline_defs(*ir_))) {}
+
 State Machine::start(const GameConfig& config, EventSink* sink) const {
   const Ir& ir = *ir_;
   State s;
@@ -100,7 +103,7 @@ State Machine::start(const GameConfig& config, EventSink* sink) const {
   s.fired.assign(ir.labels.size(), 0);
   s.zones.resize(static_cast<std::size_t>(ir.zone_instances));
 
-  Executor exec(ir, s, sink);
+  Executor exec(*exec_, s, sink);
   // The cards of this game.
   auto cards = std::make_shared<std::vector<CardInfo>>();
   try {
@@ -168,18 +171,18 @@ void Machine::apply(State& state, std::size_t index, EventSink* sink) const {
   ++state.moves;
   ++state.pc;
   if (sink != nullptr) sink->chose(state, player, in.rule, chosen, false);
-  Executor(*ir_, state, sink).run();
+  Executor(*exec_, state, sink).run();
 }
 
 void Machine::refresh(State& state, EventSink* sink) const {
   if (!state.decision) return;
   state.decision.reset();  // pc still points at the choice
-  Executor(*ir_, state, sink).run();
+  Executor(*exec_, state, sink).run();
 }
 
 std::optional<Value> Machine::evaluate(const State& state, ExprId expr) const {
   State scratch = state;  // evaluation writes local slots
-  Executor exec(*ir_, scratch, nullptr);
+  Executor exec(*exec_, scratch, nullptr);
   try {
     return exec.eval(expr);
   } catch (const detail::FaultSignal&) {
@@ -189,7 +192,7 @@ std::optional<Value> Machine::evaluate(const State& state, ExprId expr) const {
 
 std::vector<std::vector<std::int64_t>> Machine::scores(const State& state) const {
   State scratch = state;  // scores evaluate definitions, which write local slots
-  Executor exec(*ir_, scratch, nullptr);
+  Executor exec(*exec_, scratch, nullptr);
   std::vector<std::vector<std::int64_t>> out;
   for (const ScoreInfo& score : ir_->scores) {
     std::vector<std::int64_t> row;

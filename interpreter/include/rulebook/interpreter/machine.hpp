@@ -95,7 +95,7 @@ enum class ViewDetail { kFull, kDecisionOnly };
 
 class Machine {
  public:
-  explicit Machine(std::shared_ptr<const Ir> ir) : ir_(std::move(ir)) {}
+  explicit Machine(std::shared_ptr<const Ir> ir);
 
   [[nodiscard]] const Ir& ir() const { return *ir_; }
 
@@ -139,6 +139,9 @@ class Machine {
  private:
   void run(State& state, EventSink* sink) const;
   std::shared_ptr<const Ir> ir_;
+  // What the rules run on: ir_ with small defs inlined at their call sites (the same code and
+  // expression ids; see src/inline_defs.hpp). ir() stays as lowered, for the verifier.
+  std::shared_ptr<const Ir> exec_;
 };
 
 }  // namespace rulebook::interpreter
