@@ -36,29 +36,23 @@ Value Executor::element(Kind kind, std::int32_t enum_id, std::int64_t v) const {
 }
 
 std::vector<std::int64_t> Executor::elements(const Value& v, const grammar::SourceSpan& span) const {
-  if (v.kind == Kind::kZone) {
-    const auto& cards = s_.zones[static_cast<std::size_t>(v.scalar)];
-    if (ir_.instance_is_pile[static_cast<std::size_t>(v.scalar)] == 0) return sorted_unique({cards.begin(), cards.end()});
-    return {cards.begin(), cards.end()};
-  }
-  if (v.kind != Kind::kSet) fault(span, "expected a set or a zone");
-  if (v.element == Kind::kPlayer) {
-    std::vector<std::int64_t> out = v.items;
-    std::sort(out.begin(), out.end(), [&](std::int64_t a, std::int64_t b) {
-      return s_.seat_of[static_cast<std::size_t>(a)] < s_.seat_of[static_cast<std::size_t>(b)];
-    });
-    return out;
-  }
-  return v.items;
+  std::vector<std::int64_t> out;
+  out.reserve(count_of(v, span));
+  each_of(v, false, span, [&](std::int64_t x) {
+    out.push_back(x);
+    return true;
+  });
+  return out;
 }
 
 std::vector<std::int64_t> Executor::as_sorted(const Value& v, const grammar::SourceSpan& span) const {
-  if (v.kind == Kind::kZone) {
-    const auto& cards = s_.zones[static_cast<std::size_t>(v.scalar)];
-    return sorted_unique({cards.begin(), cards.end()});
-  }
-  if (v.kind != Kind::kSet) fault(span, "expected a set or a zone");
-  return v.items;
+  std::vector<std::int64_t> out;
+  out.reserve(count_of(v, span));
+  each_of(v, true, span, [&](std::int64_t x) {
+    out.push_back(x);
+    return true;
+  });
+  return out;
 }
 
 std::int32_t Executor::var_slot(std::int32_t var, ExprId player_expr, const grammar::SourceSpan& span) {
@@ -131,18 +125,18 @@ Value Executor::eval(ExprId id) {
     case ExprOp::kDef: {
       const DefInfo& def = ir_.defs[static_cast<std::size_t>(n.index)];
       // Every argument is evaluated before any parameter is bound (an argument may read a
-      // parameter of the same def); up to four need no heap (a def call is the commonest
-      // expression in a move).
+      // parameter of the same def); up to four need no heap.
+      auto bind = [&](Value* args) {
+        for (std::size_t i = 0; i < n.kids.size(); ++i) args[i] = eval(n.kids[i]);
+        for (std::size_t i = 0; i < n.kids.size(); ++i) s_.locals[static_cast<std::size_t>(def.params[i])] = std::move(args[i]);
+      };
       constexpr std::size_t kInline = 4;
       if (n.kids.size() <= kInline) {
         std::array<Value, kInline> args;
-        for (std::size_t i = 0; i < n.kids.size(); ++i) args[i] = eval(n.kids[i]);
-        for (std::size_t i = 0; i < n.kids.size(); ++i) s_.locals[static_cast<std::size_t>(def.params[i])] = std::move(args[i]);
+        bind(args.data());
       } else {
-        std::vector<Value> args;
-        args.reserve(n.kids.size());
-        for (const ExprId k : n.kids) args.push_back(eval(k));
-        for (std::size_t i = 0; i < args.size(); ++i) s_.locals[static_cast<std::size_t>(def.params[i])] = std::move(args[i]);
+        std::vector<Value> args(n.kids.size());
+        bind(args.data());
       }
       return eval(def.body);
     }
@@ -200,14 +194,10 @@ Value Executor::eval(ExprId id) {
       // Keys of up to four parts compare without the heap.
       constexpr std::size_t kInline = 4;
       const std::size_t parts = n.kids.size() - 1;
-      std::array<std::int64_t, kInline> best_small{}, keys_small{};
-      std::vector<std::int64_t> best_large, keys_large;
-      if (parts > kInline) {
-        best_large.resize(parts);
-        keys_large.resize(parts);
-      }
-      std::int64_t* best_keys = parts > kInline ? best_large.data() : best_small.data();
-      std::int64_t* keys = parts > kInline ? keys_large.data() : keys_small.data();
+      std::array<std::int64_t, 2 * kInline> small{};
+      std::vector<std::int64_t> large(parts > kInline ? 2 * parts : 0);
+      std::int64_t* const best_keys = large.empty() ? small.data() : large.data();
+      std::int64_t* const keys = best_keys + parts;
       bool any = false;
       std::int64_t best = 0;
       each_element(n.kids[0], false, n.span, kind, enum_id, [&](std::int64_t x) {

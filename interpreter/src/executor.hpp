@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
+#include <span>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -71,11 +73,16 @@ class Executor {
   PlayerId at_offset(PlayerId p, std::int64_t offset) const;
   // Elements ordered for a walk: seat orders start at a player; pile orders need a zone.
   std::vector<std::int64_t> ordered(const Value& domain, int order, ExprId from, const grammar::SourceSpan& span);
-  // Evaluates the collection `domain` and calls `visit(x)` for its elements in iteration
-  // order (as elements(), or by identity when `by_identity`, as as_sorted()), until `visit`
-  // returns false; returns false if it stopped early. Unlike elements() it copies nothing
-  // where the order is already there, and `players` builds no set: quantifiers over the
-  // players run once per seat in every move, and the copies were a fifth of a game's time.
+  // Calls `visit(x)` for the elements of the collection `v` in iteration order (zones bottom
+  // to top, set zones and sets by identity, sets of players by seat), or by identity when
+  // `by_identity`, until `visit` returns false; returns false if it stopped early. Nothing
+  // is copied where the order is already there; a small collection that must be reordered
+  // is sorted on the stack. elements() and as_sorted() collect what it visits.
+  template <typename Visit>
+  bool each_of(const Value& v, bool by_identity, const grammar::SourceSpan& span, Visit&& visit) const;
+  // The same for the collection the expression `domain` evaluates to, setting its element
+  // kind and enum; `players` builds no set. Quantifiers over the players run in every move:
+  // copying their domains was a fifth of a game's time.
   template <typename Visit>
   bool each_element(ExprId domain, bool by_identity, const grammar::SourceSpan& span, Kind& kind, std::int32_t& enum_id,
                     Visit&& visit);
@@ -116,11 +123,47 @@ class Executor {
 };
 
 template <typename Visit>
+bool Executor::each_of(const Value& v, bool by_identity, const grammar::SourceSpan& span, Visit&& visit) const {
+  auto visit_all = [&](const auto& items) {
+    for (const auto x : items) {
+      if (!visit(static_cast<std::int64_t>(x))) return false;
+    }
+    return true;
+  };
+  auto visit_sorted = [&](const auto& items, auto less) {
+    std::vector<std::int64_t> large;
+    std::array<std::int64_t, 64> small;  // not initialised: filled before it is read
+    std::int64_t* first = small.data();
+    if (items.size() > small.size()) {
+      large.resize(items.size());
+      first = large.data();
+    }
+    std::int64_t* const end = std::copy(items.begin(), items.end(), first);
+    std::sort(first, end, less);
+    return visit_all(std::span<const std::int64_t>(first, std::unique(first, end)));
+  };
+  if (v.kind == Kind::kZone) {
+    const auto& cards = s_.zones[static_cast<std::size_t>(v.scalar)];
+    const bool pile = ir_.instance_is_pile[static_cast<std::size_t>(v.scalar)] != 0;
+    if ((pile && !by_identity) || std::is_sorted(cards.begin(), cards.end())) return visit_all(cards);
+    return visit_sorted(cards, std::less<std::int64_t>());
+  }
+  if (v.kind != Kind::kSet) fault(span, "expected a set or a zone");
+  if (v.element == Kind::kPlayer && !by_identity) {
+    const auto by_seat = [&](std::int64_t a, std::int64_t b) {
+      return s_.seat_of[static_cast<std::size_t>(a)] < s_.seat_of[static_cast<std::size_t>(b)];
+    };
+    if (!std::is_sorted(v.items.begin(), v.items.end(), by_seat)) return visit_sorted(v.items, by_seat);
+  }
+  return visit_all(v.items);
+}
+
+template <typename Visit>
 bool Executor::each_element(ExprId domain, bool by_identity, const grammar::SourceSpan& span, Kind& kind,
                             std::int32_t& enum_id, Visit&& visit) {
-  enum_id = -1;
   if (ir_.exprs[static_cast<std::size_t>(domain)].op == ExprOp::kPlayers) {
     kind = Kind::kPlayer;
+    enum_id = -1;
     for (std::int64_t i = 0; i < seats(); ++i) {
       if (!visit(by_identity ? i : static_cast<std::int64_t>(s_.player_at[static_cast<std::size_t>(i)]))) return false;
     }
@@ -129,49 +172,7 @@ bool Executor::each_element(ExprId domain, bool by_identity, const grammar::Sour
   const Value v = eval(domain);
   kind = element_kind(v);
   enum_id = v.enum_id;
-  // Small collections that need reordering are copied to the stack.
-  std::array<std::int64_t, 64> buffer{};
-  auto visit_all = [&](const auto& items) {
-    for (const auto x : items) {
-      if (!visit(static_cast<std::int64_t>(x))) return false;
-    }
-    return true;
-  };
-  auto visit_sorted = [&](const auto& items, auto less) {
-    if (items.size() > buffer.size()) {
-      std::vector<std::int64_t> copy(items.begin(), items.end());
-      std::sort(copy.begin(), copy.end(), less);
-      copy.erase(std::unique(copy.begin(), copy.end()), copy.end());
-      return visit_all(copy);
-    }
-    const auto end = std::copy(items.begin(), items.end(), buffer.begin());
-    std::sort(buffer.begin(), end, less);
-    const auto last = std::unique(buffer.begin(), end);
-    for (auto it = buffer.begin(); it != last; ++it) {
-      if (!visit(*it)) return false;
-    }
-    return true;
-  };
-  const auto by_id = [](std::int64_t a, std::int64_t b) { return a < b; };
-  if (v.kind == Kind::kZone) {
-    const auto& cards = s_.zones[static_cast<std::size_t>(v.scalar)];
-    const bool pile = ir_.instance_is_pile[static_cast<std::size_t>(v.scalar)] != 0;
-    if ((pile && !by_identity) || std::is_sorted(cards.begin(), cards.end())) return visit_all(cards);
-    return visit_sorted(cards, by_id);
-  }
-  if (v.kind != Kind::kSet) fault(span, "expected a set or a zone");
-  if (v.element == Kind::kPlayer && !by_identity) {
-    bool in_seat_order = true;
-    for (std::size_t i = 1; i < v.items.size() && in_seat_order; ++i) {
-      in_seat_order = s_.seat_of[static_cast<std::size_t>(v.items[i - 1])] < s_.seat_of[static_cast<std::size_t>(v.items[i])];
-    }
-    if (!in_seat_order) {
-      return visit_sorted(v.items, [&](std::int64_t a, std::int64_t b) {
-        return s_.seat_of[static_cast<std::size_t>(a)] < s_.seat_of[static_cast<std::size_t>(b)];
-      });
-    }
-  }
-  return visit_all(v.items);
+  return each_of(v, by_identity, span, visit);
 }
 
 }  // namespace rulebook::interpreter::detail

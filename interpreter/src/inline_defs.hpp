@@ -3,7 +3,8 @@
 // one-parameter def that reads its parameter once on every evaluation, is replaced by the
 // def's body with the parameters replaced by the arguments. Expressions have no side
 // effects, so the result is the same; what goes is binding the parameters and one node per
-// call: `role_card(p)` (`top(role(p))`) is called thousands of times in a Molestation game.
+// call. Rules lean on small defs (a def that reads one card of a player's pile may be called
+// thousands of times a game; docs/performance.md).
 #pragma once
 
 #include "rulebook/interpreter/ir.hpp"

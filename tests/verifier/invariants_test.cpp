@@ -145,9 +145,9 @@ TEST_CASE("invariants: the affine hull of sampled states keeps exactly the equal
 
 TEST_CASE("invariants: seats that move stay a permutation of the players, so a walk round the table ends") {
   // The players move one seat round the table every round; the walk goes clockwise from
-  // seat 0. That it visits
-  // every player once, and so ends and finds a card for each, holds only because no two
-  // players ever share a seat, which no range or affine fact over the seats says.
+  // seat 0. That it visits every player once, and so ends and finds a card for each, holds
+  // only because no two players ever share a seat, which no range or affine fact over the
+  // seats says.
   const auto machine = rulebook::test::machine_for(R"(game "Rotate"
 players 3
 cards { chip: 3 }
