@@ -90,7 +90,15 @@ void Executor::step() {
       if (choose(in)) return;  // waits for a move
       break;
     case OpCode::kMove: {
-      const std::vector<CardId> cards = card_list(eval(in.a), in.span);
+      const Value moved = eval(in.a);
+      if (moved.kind == Kind::kCard) {  // most moves are of one card: no list
+        const CardId c = card_arg(moved, in.span);
+        const std::int32_t target = zone_instance(eval(in.b), in.span);
+        take_out(c);
+        put(c, target, (in.flags & kAtBottom) != 0, 0, in.flags);
+        break;
+      }
+      const std::vector<CardId> cards = card_list(moved, in.span);
       const std::int32_t target = zone_instance(eval(in.b), in.span);
       std::size_t position = 0;
       for (const CardId c : cards) {
@@ -231,14 +239,16 @@ bool Executor::choose(const Instr& in) {
   const PlayerId chooser = player_arg(eval(in.c), in.span);
   const Kind kind = element_kind(domain);
   std::vector<Value> options;
-  for (const std::int64_t x : elements(domain, in.span)) {
+  options.reserve(count_of(domain, in.span));
+  each_of(domain, false, in.span, [&](std::int64_t x) {
     Value v = element(kind, domain.enum_id, x);
     if (in.d >= 0) {
       s_.locals[static_cast<std::size_t>(in.a)] = v;
-      if (!eval(in.d).truthy()) continue;
+      if (!eval(in.d).truthy()) return true;
     }
     options.push_back(std::move(v));
-  }
+    return true;
+  });
   if (options.empty()) {
     fault(in.span, fmt::format("seat {} has no legal choice{}", s_.seat_of[static_cast<std::size_t>(chooser)],
                                in.rule >= 0 ? fmt::format(" in rule '{}'", ir_.labels[static_cast<std::size_t>(in.rule)]) : ""));

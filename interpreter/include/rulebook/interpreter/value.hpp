@@ -17,6 +17,27 @@ struct Value {
   std::int64_t scalar = -1;    // int, bool (0/1), player, card, enum ordinal, zone instance; -1 is none
   std::vector<std::int64_t> items;  // sets, sorted and unique
 
+  Value() = default;
+  Value(Kind kind_, Kind element_, std::int32_t enum_id_, std::int64_t scalar_, std::vector<std::int64_t> items_)
+      : kind(kind_), element(element_), enum_id(enum_id_), scalar(scalar_), items(std::move(items_)) {}
+  // Most values are scalars, copied in every read of a variable or a local: the copy of an
+  // empty set stays inline (std::vector's own copy is a call, a tenth of the instructions).
+  Value(const Value& other)
+      : kind(other.kind), element(other.element), enum_id(other.enum_id), scalar(other.scalar) {
+    if (!other.items.empty()) items = other.items;
+  }
+  Value& operator=(const Value& other) {
+    kind = other.kind;
+    element = other.element;
+    enum_id = other.enum_id;
+    scalar = other.scalar;
+    if (!other.items.empty() || !items.empty()) items = other.items;
+    return *this;
+  }
+  Value(Value&&) noexcept = default;
+  Value& operator=(Value&&) noexcept = default;
+  ~Value() = default;
+
   static Value none() { return Value{}; }
   static Value integer(std::int64_t v) { return Value{Kind::kInt, Kind::kNone, -1, v, {}}; }
   static Value boolean(bool v) { return Value{Kind::kBool, Kind::kNone, -1, v ? 1 : 0, {}}; }
