@@ -23,7 +23,7 @@ int run_fmt(const FmtOptions& options) {
   grammar::SourceManager sources;
   grammar::Diagnostics diagnostics;
   std::string error;
-  const std::optional<std::string> text = grammar::read_file(options.file, error);
+  const std::optional<std::string> text = grammar::read_file(options.file, error, grammar::kMaxRuleFileBytes);
   if (!text) {
     fmt::print(stderr, "rulebook fmt: {}\n", error);
     return kExitBadInput;

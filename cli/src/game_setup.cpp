@@ -1,5 +1,8 @@
 #include "game_setup.hpp"
 
+#include <charconv>
+#include <limits>
+
 #include <fmt/format.h>
 
 #include "output.hpp"
@@ -33,7 +36,22 @@ void add_game_options(CLI::App& cmd, GameOptions& options) {
       ->check(CLI::Range(1, 64));
   cmd.add_option("--option", options.option_specs, "Set a ruleset option, e.g. --option ogling=true")
       ->type_name("NAME=VALUE");
-  cmd.add_option("--seed", options.seed, "Seed of the random numbers (same seed, same game)");
+  // Parsed here: CLI11 would clamp an out-of-range number to the largest seed, or wrap a
+  // negative one, and a different seed than the one typed is a different game.
+  cmd.add_option_function<std::string>(
+         "--seed",
+         [&options](const std::string& text) {
+           std::uint64_t seed = 0;
+           const char* end = text.data() + text.size();
+           const auto [stop, error] = std::from_chars(text.data(), end, seed);
+           if (error != std::errc() || stop != end) {
+             throw CLI::ValidationError("--seed", fmt::format("takes a whole number from 0 to {}, not '{}'",
+                                                              std::numeric_limits<std::uint64_t>::max(), text));
+           }
+           options.seed = seed;
+         },
+         "Seed of the random numbers (same seed, same game)")
+      ->type_name("UINT");
 }
 
 std::optional<std::map<std::string, std::string>> parse_option_specs(const std::vector<std::string>& specs) {

@@ -156,7 +156,7 @@ int run_replay(const ReplayCommandOptions& options) {
     std::string error;
     std::optional<std::string> text;
     if (path == "-") {
-      text = std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+      text = grammar::read_stream(std::cin, error);
     } else {
       text = grammar::read_file(path, error);
     }

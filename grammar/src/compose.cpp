@@ -164,7 +164,7 @@ std::optional<ast::RulesFile> load_composed(const std::string& path, SourceManag
                                             const SourceSpan& requested_at, bool& unreadable,
                                             std::string* base_title) {
   std::string error;
-  std::optional<std::string> text = read_file(path, error);
+  std::optional<std::string> text = read_file(path, error, kMaxRuleFileBytes);
   if (!text) {
     // An unreadable ruleset on the command line is bad input (exit 2); a base path that
     // does not resolve is an error in the variant's text, reported at the path.

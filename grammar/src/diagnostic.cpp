@@ -76,17 +76,30 @@ void render_one(std::string& out, Severity severity, const SourceSpan& span,
   const SourceFile& file = sources.file(span.file);
   out += fmt::format("{}{}:{}:{}:{} {}{}:{} {}{}{}\n", bold, file.path, span.line, span.column,
                      reset, sev_color, severity_name(severity), reset, bold, message, reset);
-  const std::string_view line = file.line_text(span.line);
-  out += fmt::format("{:>5} | {}\n", span.line, line);
-  // Caret under the first column, tildes to the end of the span on the same line.
-  std::string marker;
-  const std::size_t start = span.column > 0 ? span.column - 1 : 0;
-  for (std::size_t i = 0; i < start && i < line.size(); ++i) marker += line[i] == '\t' ? '\t' : ' ';
-  if (start > line.size()) marker.append(start - line.size(), ' ');
-  marker += '^';
+  std::string_view line = file.line_text(span.line);
+  std::size_t start = span.column > 0 ? span.column - 1 : 0;
   std::size_t stop = span.end_line == span.line ? span.end_column : line.size() + 1;
   if (stop > line.size() + 1) stop = line.size() + 1;
-  for (std::size_t col = span.column + 1; col < stop; ++col) marker += '~';
+  // A long line is shown as a window around the caret, marked with "...".
+  constexpr std::size_t kWidth = 160, kBefore = 60;
+  std::string_view lead, trail;
+  if (line.size() > kWidth) {
+    const std::size_t first = start > kBefore ? std::min(start - kBefore, line.size() - kWidth) : 0;
+    if (first > 0) lead = "...";
+    if (first + kWidth < line.size()) trail = "...";
+    line = line.substr(first, kWidth);
+    start = start - first + lead.size();
+    stop = std::min(stop - std::min(stop, first), line.size() + 1) + lead.size();
+  }
+  out += fmt::format("{:>5} | {}{}{}\n", span.line, lead, line, trail);
+  // Caret under the first column, tildes to the end of the span on the same line.
+  std::string marker(lead.size(), ' ');
+  for (std::size_t i = lead.size(); i < start && i - lead.size() < line.size(); ++i) {
+    marker += line[i - lead.size()] == '\t' ? '\t' : ' ';
+  }
+  if (start > line.size() + lead.size()) marker.append(start - line.size() - lead.size(), ' ');
+  marker += '^';
+  for (std::size_t col = start + 2; col < stop; ++col) marker += '~';
   out += fmt::format("      | {}{}{}\n", color ? "\x1b[1;32m" : "", marker, reset);
 }
 

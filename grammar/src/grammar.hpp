@@ -117,6 +117,18 @@ struct assign : token<pegtl::string<':', '='>> {};           // `set x := e`
 struct equals : token<seq<one<'='>, not_at<one<'='>>>> {};   // declarations: `def f = e`
 struct dotdot : token<pegtl::string<'.', '.'>> {};
 
+// Nesting is bounded (see parse.cpp): an expression or a block nested more than
+// kMaxNesting levels deep is a syntax error, not a stack overflow in the parser or in any
+// pass after it.
+template <typename R>
+struct nested {
+  using rule_t = nested;
+  using subs_t = pegtl::type_list<R>;
+  template <pegtl::apply_mode A, pegtl::rewind_mode M, template <typename...> class Action,
+            template <typename...> class Control, typename ParseInput, typename... States>
+  static bool match(ParseInput& in, States&&... st);
+};
+
 // ---- expressions, loosest binding first --------------------------------------------------
 
 struct expr;
@@ -150,7 +162,7 @@ struct mul_expr : seq<unary_expr, star<sor<op_times, op_divide, op_modulo>, must
 struct add_expr : seq<mul_expr, star<sor<op_plus, op_minus>, must<add_operand>>> {};
 struct cmp_op : sor<op_eq, op_ne, op_le, op_ge, op_lt, op_gt, op_not_in, op_in> {};
 struct cmp_expr : seq<add_expr, opt<cmp_op, must<cmp_operand>>> {};
-struct not_expr : sor<seq<op_not, must<and_operand>>, cmp_expr> {};
+struct not_expr : nested<sor<seq<op_not, must<and_operand>>, cmp_expr>> {};
 struct and_expr : seq<not_expr, star<op_and, must<and_operand>>> {};
 struct or_expr : seq<and_expr, star<op_or, must<or_operand>>> {};
 struct expr : seq<or_expr> {};
@@ -164,7 +176,7 @@ struct mul_operand : seq<unary_expr> {};
 
 struct negate_expr : seq<op_minus, must<mul_operand>> {};
 struct primary;
-struct unary_expr : sor<negate_expr, primary> {};
+struct unary_expr : nested<sor<negate_expr, primary>> {};
 
 struct paren_close : rparen {};
 struct paren_expr : seq<lparen, must<expr>, must<paren_close>> {};
@@ -297,7 +309,7 @@ struct recover {
 
 struct recover_stmt : recover<must<statement>, false> {};
 struct block_close : rbrace {};
-struct block : seq<lbrace, star<not_at<rbrace>, not_at<eof>, recover_stmt>, must<block_close>> {};
+struct block : nested<seq<lbrace, star<not_at<rbrace>, not_at<eof>, recover_stmt>, must<block_close>>> {};
 
 // ---- declarations ------------------------------------------------------------------------
 
@@ -377,5 +389,10 @@ namespace tao::pegtl {
 // For the grammar analysis, a recovering rule behaves like the rule it wraps.
 template <typename Name, typename R, bool TopLevel>
 struct analyze_traits<Name, rulebook::grammar::peg::recover<R, TopLevel>>
+    : analyze_traits<Name, typename seq<R>::rule_t> {};
+
+// A nested rule consumes what its rule consumes.
+template <typename Name, typename R>
+struct analyze_traits<Name, rulebook::grammar::peg::nested<R>>
     : analyze_traits<Name, typename seq<R>::rule_t> {};
 }  // namespace tao::pegtl

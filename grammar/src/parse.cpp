@@ -17,7 +17,6 @@
 namespace rulebook::grammar {
 
 namespace pegtl = tao::pegtl;
-namespace peg = rulebook::grammar::peg;
 using Node = pegtl::parse_tree::node;
 using detail::Builder;
 using detail::is_ident_char;
@@ -29,6 +28,7 @@ struct TooManyErrors {};
 // Syntax errors found while parsing one file.
 struct ErrorSink {
   const SourceFile* file = nullptr;
+  std::size_t depth = 0;  // nested<> rules open now
   std::vector<std::pair<std::size_t, std::string>> errors;  // byte offset, message
 };
 
@@ -179,6 +179,21 @@ bool recover<R, TopLevel>::match(ParseInput& in, States&&... st) {
     pegtl::parse<star<sor<pegtl::ascii::space, comment>>>(in);
     return true;
   }
+}
+
+template <typename R>
+template <pegtl::apply_mode A, pegtl::rewind_mode M, template <typename...> class Action,
+          template <typename...> class Control, typename ParseInput, typename... States>
+bool nested<R>::match(ParseInput& in, States&&... st) {
+  ErrorSink& sink = rulebook::grammar::sink_of(st...);
+  if (sink.depth >= rulebook::grammar::kMaxNesting) {
+    throw pegtl::parse_error(fmt::format("nesting deeper than {} levels", rulebook::grammar::kMaxNesting), in);
+  }
+  struct Leave {
+    std::size_t& depth;
+    ~Leave() { --depth; }
+  } leave{++sink.depth};
+  return Control<R>::template match<A, M, Action, Control>(in, st...);
 }
 
 }  // namespace rulebook::grammar::peg

@@ -5,6 +5,9 @@
 #include <fstream>
 #include <sstream>
 #include <system_error>
+#include <vector>
+
+#include <fmt/format.h>
 
 namespace rulebook::grammar {
 
@@ -29,7 +32,33 @@ FileId SourceManager::add(std::string path, std::string text) {
   return static_cast<FileId>(files_.size() - 1);
 }
 
-std::optional<std::string> read_file(const std::string& path, std::string& error) {
+namespace {
+
+std::string too_large(std::size_t max_bytes) {
+  return fmt::format("the file is larger than {} MiB, the limit for this input", max_bytes >> 20);
+}
+
+}  // namespace
+
+std::optional<std::string> read_stream(std::istream& in, std::string& error, std::size_t max_bytes) {
+  std::string text;
+  constexpr std::size_t kBlock = 1 << 16;
+  std::vector<char> block(kBlock);
+  while (in.read(block.data(), kBlock) || in.gcount() > 0) {
+    text.append(block.data(), static_cast<std::size_t>(in.gcount()));
+    if (text.size() > max_bytes) {
+      error = too_large(max_bytes);
+      return std::nullopt;
+    }
+  }
+  if (in.bad()) {
+    error = "read error";
+    return std::nullopt;
+  }
+  return text;
+}
+
+std::optional<std::string> read_file(const std::string& path, std::string& error, std::size_t max_bytes) {
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   if (ec || !std::filesystem::exists(status)) {
@@ -45,20 +74,26 @@ std::optional<std::string> read_file(const std::string& path, std::string& error
     error = "cannot open file (permission denied?)";
     return std::nullopt;
   }
+  if (!std::filesystem::is_regular_file(status)) return read_stream(in, error, max_bytes);  // a pipe or a device
   // Read straight into a string of the file's size: logs run to hundreds of megabytes, and a
-  // stringstream copies them several times over. A file that grows meanwhile is read to its end.
-  std::string text(static_cast<std::size_t>(std::filesystem::file_size(path, ec)), '\0');
-  if (ec) text.clear();
+  // stringstream copies them several times over.
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (!ec && size > max_bytes) {
+    error = too_large(max_bytes);
+    return std::nullopt;
+  }
+  std::string text(ec ? 0 : static_cast<std::size_t>(size), '\0');
   in.read(text.data(), static_cast<std::streamsize>(text.size()));
   text.resize(static_cast<std::size_t>(in.gcount()));
-  if (in && in.peek() != std::char_traits<char>::eof()) {
-    constexpr std::size_t kBlock = 1 << 16;
-    char block[kBlock];
-    while (in.read(block, kBlock) || in.gcount() > 0) text.append(block, static_cast<std::size_t>(in.gcount()));
-  }
   if (in.bad()) {
     error = "read error";
     return std::nullopt;
+  }
+  // A file that grew meanwhile is read to its end, up to the limit.
+  if (in && in.peek() != std::char_traits<char>::eof()) {
+    std::optional<std::string> rest = read_stream(in, error, max_bytes - text.size());
+    if (!rest) return std::nullopt;
+    text += *rest;
   }
   return text;
 }

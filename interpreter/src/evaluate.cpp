@@ -1,6 +1,7 @@
 // Expression evaluation: every expression kind and builtin function.
 #include <algorithm>
 #include <array>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -141,7 +142,7 @@ Value Executor::eval(ExprId id) {
       return eval(def.body);
     }
     case ExprOp::kNot: return Value::boolean(!eval(n.kids[0]).truthy());
-    case ExprOp::kNeg: return Value::integer(-int_arg(eval(n.kids[0]), n.span));
+    case ExprOp::kNeg: return Value::integer(checked_sub(0, int_arg(eval(n.kids[0]), n.span), n.span));
     case ExprOp::kBinary: return binary(n);
     case ExprOp::kSetLit: {
       std::vector<std::int64_t> items;
@@ -180,7 +181,7 @@ Value Executor::eval(ExprId id) {
           case ast::QuantKind::kExists: return !body.truthy();
           case ast::QuantKind::kAll: return body.truthy();
           case ast::QuantKind::kCount: total += body.truthy() ? 1 : 0; break;
-          case ast::QuantKind::kSum: total += int_arg(body, n.span); break;
+          case ast::QuantKind::kSum: total = checked_add(total, int_arg(body, n.span), n.span); break;
         }
         return true;
       });
@@ -270,14 +271,15 @@ Value Executor::binary(const ExprNode& n) {
         return Value::set(kind, std::move(out), a.enum_id >= 0 ? a.enum_id : b.enum_id);
       }
       const std::int64_t x = int_arg(a, n.span), y = int_arg(b, n.span);
-      return Value::integer(op == ast::BinaryOp::kAdd ? x + y : x - y);
+      return Value::integer(op == ast::BinaryOp::kAdd ? checked_add(x, y, n.span) : checked_sub(x, y, n.span));
     }
-    case ast::BinaryOp::kMul: return Value::integer(int_arg(a, n.span) * int_arg(b, n.span));
+    case ast::BinaryOp::kMul: return Value::integer(checked_mul(int_arg(a, n.span), int_arg(b, n.span), n.span));
     case ast::BinaryOp::kDiv:
     case ast::BinaryOp::kMod: {
       const std::int64_t y = int_arg(b, n.span);
       if (y == 0) fault(n.span, "division by zero");
       const std::int64_t x = int_arg(a, n.span);
+      if (x == std::numeric_limits<std::int64_t>::min() && y == -1) fault(n.span, "integer overflow");
       return Value::integer(op == ast::BinaryOp::kDiv ? x / y : x % y);
     }
     default: break;

@@ -39,7 +39,7 @@ void Executor::write(const Instr& in, bool add, std::int32_t slot, Value value) 
 void Executor::apply_write(std::int32_t slot, bool add, Value value, const grammar::SourceSpan& span) {
   Value& target = s_.vars[static_cast<std::size_t>(slot)];
   if (add) {
-    target.scalar += int_arg(value, span);
+    target.scalar = checked_add(target.scalar, int_arg(value, span), span);
   } else {
     target = std::move(value);
   }

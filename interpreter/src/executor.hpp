@@ -31,6 +31,23 @@ struct FaultSignal {
   throw FaultSignal{std::move(message), span};
 }
 
+// Integer arithmetic of the rules: an overflow is a rule fault, never wrapped.
+inline std::int64_t checked_add(std::int64_t x, std::int64_t y, const grammar::SourceSpan& span) {
+  std::int64_t r = 0;
+  if (__builtin_add_overflow(x, y, &r)) fault(span, "integer overflow");
+  return r;
+}
+inline std::int64_t checked_sub(std::int64_t x, std::int64_t y, const grammar::SourceSpan& span) {
+  std::int64_t r = 0;
+  if (__builtin_sub_overflow(x, y, &r)) fault(span, "integer overflow");
+  return r;
+}
+inline std::int64_t checked_mul(std::int64_t x, std::int64_t y, const grammar::SourceSpan& span) {
+  std::int64_t r = 0;
+  if (__builtin_mul_overflow(x, y, &r)) fault(span, "integer overflow");
+  return r;
+}
+
 // Ordinals of the builtin enums.
 constexpr std::int64_t kSuitClubs = 0, kSuitDiamonds = 1, kSuitHearts = 2, kSuitSpades = 3;
 constexpr std::int64_t kColorRed = 0, kColorBlack = 1;

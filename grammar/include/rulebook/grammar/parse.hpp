@@ -12,6 +12,8 @@ namespace rulebook::grammar {
 
 // The most syntax errors reported for one file before the parser gives up.
 inline constexpr std::size_t kMaxSyntaxErrors = 25;
+// How deep expressions and blocks may nest; deeper is a syntax error.
+inline constexpr std::size_t kMaxNesting = 200;
 
 // Parses one file. Syntax errors go to `diagnostics`, several per run: after an error the
 // parser skips to the next statement or declaration and goes on. The tree holds everything

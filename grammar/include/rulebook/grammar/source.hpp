@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <istream>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -51,7 +52,15 @@ class SourceManager {
   std::vector<SourceFile> files_;
 };
 
-// Reads a whole file; nullopt with `error` set when it cannot be read.
-std::optional<std::string> read_file(const std::string& path, std::string& error);
+// The largest files read: a rule file, and anything else (game logs). Larger is bad input.
+inline constexpr std::size_t kMaxRuleFileBytes = std::size_t{16} << 20;
+inline constexpr std::size_t kMaxInputBytes = std::size_t{1} << 30;
+
+// Reads a whole file of at most `max_bytes` (a device or a pipe too, up to the limit);
+// nullopt with `error` set when it cannot be read or is larger.
+std::optional<std::string> read_file(const std::string& path, std::string& error,
+                                     std::size_t max_bytes = kMaxInputBytes);
+// The same for an open stream (standard input).
+std::optional<std::string> read_stream(std::istream& in, std::string& error, std::size_t max_bytes = kMaxInputBytes);
 
 }  // namespace rulebook::grammar
