@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <csignal>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -78,5 +79,21 @@ std::string write_file_atomically(const std::string& path, const std::string& co
   }
   return {};
 }
+
+namespace {
+
+std::atomic<bool> interrupt_flag{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler");
+
+extern "C" void on_interrupt(int /*signal*/) {
+  interrupt_flag.store(true);
+  std::signal(SIGINT, SIG_DFL);
+}
+
+}  // namespace
+
+void catch_interrupts() { std::signal(SIGINT, on_interrupt); }
+
+const std::atomic<bool>& interrupted() { return interrupt_flag; }
 
 }  // namespace rulebook::cli

@@ -2,6 +2,7 @@
 // and writing files safely (temporary file, then rename).
 #pragma once
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@ namespace rulebook::cli {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFinding = 1;   // errors in the rules, a refuted property
 inline constexpr int kExitBadInput = 2;  // unreadable file, bad arguments
+inline constexpr int kExitInterrupted = 130;  // stopped by SIGINT (128 + 2, as shells report it)
 
 enum class OutputFormat { kText, kJson };
 
@@ -27,5 +29,11 @@ void print_diagnostics(const grammar::Diagnostics& diagnostics,
 // Writes `content` to `path` through a temporary file in the same folder and a rename, so
 // that the file is either the old one or the complete new one. Returns an error message.
 std::string write_file_atomically(const std::string& path, const std::string& content);
+
+// From now on, the first SIGINT (Ctrl-C) sets the flag that interrupted() returns, so that a
+// long command can stop between steps and report what it has; a second one ends the
+// process as usual.
+void catch_interrupts();
+const std::atomic<bool>& interrupted();
 
 }  // namespace rulebook::cli

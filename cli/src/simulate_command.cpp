@@ -78,6 +78,35 @@ std::string game_log(const ri::Machine& machine, const ri::GameConfig& base, std
   return log.text();
 }
 
+// Games per batch of a run: enough to keep every thread busy, few enough to keep in memory.
+constexpr std::int64_t kBatch = 20000;
+
+// The statistics of the games so far, folded in game order.
+struct Tally {
+  explicit Tally(std::size_t labels) : fired(labels, 0) {}
+  void add(const ri::GameResult& r, std::int64_t index) {
+    if (automated.empty()) {
+      automated = r.automated;
+      wins.assign(automated.size(), 0);
+    }
+    if (r.capped) {
+      ++capped;
+      capped_games.push_back(index);  // for --logs or a rerun with a larger cap
+    } else {
+      if (r.winners.empty()) ++no_winner;
+      for (const ri::PlayerId p : r.winners) ++wins[static_cast<std::size_t>(p)];
+      rounds.push_back(r.rounds);
+      moves.push_back(r.moves);
+    }
+    for (std::size_t l = 0; l < fired.size(); ++l) fired[l] += r.fired[l];
+  }
+  std::vector<bool> automated;
+  std::vector<std::int64_t> wins;
+  std::int64_t no_winner = 0, capped = 0;
+  std::vector<std::int64_t> rounds, moves, capped_games;
+  std::vector<std::uint64_t> fired;
+};
+
 void progress_bar(std::int64_t done, std::int64_t total) {
   const int width = 40;
   const auto filled = static_cast<int>(total == 0 ? width : done * width / total);
@@ -111,28 +140,52 @@ int run_simulate(const SimulateOptions& options) {
 
   const bool show_progress = isatty(STDERR_FILENO) != 0 && options.games >= 200;
   const auto started = std::chrono::steady_clock::now();
-  std::function<void(std::int64_t)> progress;
-  if (show_progress) progress = [&](std::int64_t done) { progress_bar(done, options.games); };
-  const std::vector<ri::GameResult> results =
-      ri::simulate(*machine, *config, options.games, options.max_moves, options.jobs, progress);
+  // Ctrl-C stops starting games; the statistics of the games played so far are printed.
+  catch_interrupts();
+  // Games run in batches, each folded into the tally: memory stays small for any --games.
+  Tally tally(machine->ir().labels.size());
+  std::optional<ri::GameResult> fault_game;
+  std::int64_t played = 0;
+  while (played < options.games && !fault_game && !interrupted().load()) {
+    const std::int64_t batch = std::min(kBatch, options.games - played);
+    std::function<void(std::int64_t)> progress;
+    if (show_progress) progress = [&](std::int64_t done) { progress_bar(played + done, options.games); };
+    std::vector<ri::GameResult> results = ri::simulate(*machine, *config, batch, options.max_moves, options.jobs,
+                                                       progress, &interrupted(), played);
+    for (ri::GameResult& r : results) {
+      if (r.fault) {
+        fault_game = std::move(r);
+        break;
+      }
+      tally.add(r, played);
+      ++played;
+    }
+  }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (show_progress) fmt::print(stderr, "\n");
-  fmt::print(stderr, "{} games in {:.2f} s ({:.0f} games/s, {} job{})\n", results.size(), seconds,
-             static_cast<double>(results.size()) / std::max(seconds, 1e-9), options.jobs, options.jobs == 1 ? "" : "s");
+  const std::int64_t ran = played + (fault_game ? 1 : 0);
+  fmt::print(stderr, "{} games in {:.2f} s ({:.0f} games/s, {} job{})\n", ran, seconds,
+             static_cast<double>(ran) / std::max(seconds, 1e-9), options.jobs, options.jobs == 1 ? "" : "s");
+  const bool stopped = !fault_game && played < options.games;
+  if (stopped) {
+    fmt::print(stderr, "interrupted: {} of {} games played; the statistics are of those games{}\n", played,
+               options.games, options.logs.empty() ? "" : ", and no log was written");
+    if (played == 0) return kExitInterrupted;
+  }
 
   const ri::Ir& ir = machine->ir();
   // A fault stops the run: report it and save the failing game's log.
-  if (!results.empty() && results.back().fault) {
-    const auto index = static_cast<std::int64_t>(results.size() - 1);
-    const ri::Fault& f = *results.back().fault;
+  if (fault_game) {
+    const std::int64_t index = played;
+    const ri::Fault& f = *fault_game->fault;
     const std::string folder = options.logs.empty() ? "." : options.logs;
     const std::string path = (std::filesystem::path(folder) / fmt::format("fault-game-{}.jsonl", index)).string();
     const std::string log = game_log(*machine, *config, index, options.max_moves);
     const std::string write_error = write_file_atomically(path, log);
-    fmt::print(stderr, "rule fault in game {} (seed {}): {}\n  rule: {}\n  at: {}\n", index, results.back().seed,
+    fmt::print(stderr, "rule fault in game {} (seed {}): {}\n  rule: {}\n  at: {}\n", index, fault_game->seed,
                f.message, f.rule >= 0 ? ir.labels[static_cast<std::size_t>(f.rule)] : "(no labelled rule)",
                machine->where(f.span));
-    fmt::print(stderr, "{}\n", results.back().fault_state);
+    fmt::print(stderr, "{}\n", fault_game->fault_state);
     if (write_error.empty()) {
       fmt::print(stderr, "  the game's log is in {}\n", path);
     } else {
@@ -140,8 +193,12 @@ int run_simulate(const SimulateOptions& options) {
     }
     return kExitFinding;
   }
-  if (!options.logs.empty()) {
+  if (!options.logs.empty() && !stopped) {
     for (std::int64_t g = 0; g < options.games; ++g) {
+      if (interrupted().load()) {
+        fmt::print(stderr, "interrupted: {} of {} logs written, each one whole\n", g, options.games);
+        return kExitInterrupted;
+      }
       const std::string path = (std::filesystem::path(options.logs) / fmt::format("game-{:06}.jsonl", g)).string();
       const std::string write_error = write_file_atomically(path, game_log(*machine, *config, g, options.max_moves));
       if (!write_error.empty()) {
@@ -151,36 +208,23 @@ int run_simulate(const SimulateOptions& options) {
     }
   }
 
-  // Statistics, in game order.
-  const auto seats = results.front().automated.size();
-  std::vector<std::int64_t> wins(seats, 0);
-  std::int64_t no_winner = 0, capped = 0;
-  std::vector<std::int64_t> rounds, moves;
-  std::vector<std::uint64_t> fired(ir.labels.size(), 0);
-  std::vector<std::size_t> capped_games;  // indices, for --logs or a rerun with a larger cap
-  for (const ri::GameResult& r : results) {
-    if (r.capped) {
-      ++capped;
-      capped_games.push_back(static_cast<std::size_t>(&r - results.data()));
-    } else {
-      if (r.winners.empty()) ++no_winner;
-      for (const ri::PlayerId p : r.winners) ++wins[static_cast<std::size_t>(p)];
-      rounds.push_back(r.rounds);
-      moves.push_back(r.moves);
-    }
-    for (std::size_t l = 0; l < fired.size(); ++l) fired[l] += r.fired[l];
-  }
-  const auto finished = static_cast<std::int64_t>(results.size()) - capped;
-  const Distribution round_stats = distribution(rounds), move_stats = distribution(moves);
-  const std::vector<bool>& automated = results.front().automated;
+  const auto seats = tally.automated.size();
+  const std::vector<std::int64_t>& wins = tally.wins;
+  const std::int64_t no_winner = tally.no_winner, capped = tally.capped;
+  const std::vector<std::uint64_t>& fired = tally.fired;
+  const std::vector<std::int64_t>& capped_games = tally.capped_games;
+  const std::vector<bool>& automated = tally.automated;
+  const std::int64_t finished = played - capped;
+  const Distribution round_stats = distribution(tally.rounds), move_stats = distribution(tally.moves);
 
   if (options.format == "json") {
     nlohmann::json out;
     out["ruleset"] = ir.title;
     out["file"] = options.game.file;
-    out["players"] = results.front().automated.size() - static_cast<std::size_t>(std::count(automated.begin(), automated.end(), true));
+    out["players"] = seats - static_cast<std::size_t>(std::count(automated.begin(), automated.end(), true));
     out["seed"] = config->seed;
-    out["games"] = results.size();
+    out["games"] = played;
+    out["interrupted"] = stopped;
     out["finished"] = finished;
     out["stopped_at_move_cap"] = capped;
     out["capped_games"] = capped_games;
@@ -200,10 +244,10 @@ int run_simulate(const SimulateOptions& options) {
     for (std::size_t l = 0; l < fired.size(); ++l) coverage[ir.labels[l]] = fired[l];
     out["rule_coverage"] = coverage;
     fmt::print("{}\n", out.dump(2));
-    return kExitOk;
+    return stopped ? kExitInterrupted : kExitOk;
   }
 
-  fmt::print("{}: {} games, {} players, seed {}\n", ir.title, results.size(),
+  fmt::print("{}: {} games, {} players, seed {}\n", ir.title, played,
              seats - static_cast<std::size_t>(std::count(automated.begin(), automated.end(), true)), config->seed);
   fmt::print("wins by player (share of finished games, 95% confidence interval):\n");
   for (std::size_t p = 0; p < seats; ++p) {
@@ -224,7 +268,7 @@ int run_simulate(const SimulateOptions& options) {
   for (std::size_t l = 0; l < fired.size(); ++l) {
     if (fired[l] == 0) fmt::print("  never fired: {} ({})\n", ir.labels[l], machine->where(ir.label_spans[l]));
   }
-  return kExitOk;
+  return stopped ? kExitInterrupted : kExitOk;
 }
 
 }  // namespace

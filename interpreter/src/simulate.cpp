@@ -43,17 +43,25 @@ GameResult play_random_game(const Machine& machine, const GameConfig& config, st
 
 std::vector<GameResult> simulate(const Machine& machine, const GameConfig& config, std::int64_t games,
                                  std::int64_t max_moves, int jobs,
-                                 const std::function<void(std::int64_t)>& progress) {
+                                 const std::function<void(std::int64_t)>& progress, const std::atomic<bool>* cancel, std::int64_t first) {
   std::vector<GameResult> results(static_cast<std::size_t>(games));
   std::atomic<std::int64_t> next{0};
   std::atomic<std::int64_t> done{0};
   std::atomic<std::int64_t> first_fault{games};
+  std::atomic<std::int64_t> started{games};  // after a cancel: the games that started
   auto worker = [&] {
     for (;;) {
       const std::int64_t g = next.fetch_add(1);
       if (g >= games || g > first_fault.load()) return;
+      if (cancel != nullptr && cancel->load()) {
+        // Games are taken in order, so the games below the first one refused all started.
+        std::int64_t seen = started.load();
+        while (g < seen && !started.compare_exchange_weak(seen, g)) {
+        }
+        return;
+      }
       GameConfig game = config;
-      game.seed = game_seed(config.seed, static_cast<std::uint64_t>(g));
+      game.seed = game_seed(config.seed, static_cast<std::uint64_t>(first + g));
       results[static_cast<std::size_t>(g)] = play_random_game(machine, game, max_moves);
       if (results[static_cast<std::size_t>(g)].fault) {
         std::int64_t seen = first_fault.load();
@@ -83,7 +91,11 @@ std::vector<GameResult> simulate(const Machine& machine, const GameConfig& confi
   }
   // Keep results up to and including the first fault: the same for any number of jobs.
   const std::int64_t fault_at = first_fault.load();
-  if (fault_at < games) results.resize(static_cast<std::size_t>(fault_at + 1));
+  if (fault_at < games) {
+    results.resize(static_cast<std::size_t>(fault_at + 1));
+  } else if (started.load() < games) {
+    results.resize(static_cast<std::size_t>(started.load()));
+  }
   return results;
 }
 

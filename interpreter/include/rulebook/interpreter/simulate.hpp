@@ -2,6 +2,7 @@
 // for any number of threads.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -37,10 +38,14 @@ GameResult play_random_game(const Machine& machine, const GameConfig& config, st
                             EventSink* sink = nullptr);
 
 // Plays `games` games on `jobs` threads; results are in game order. `progress` (optional)
-// is called from the calling thread with the number of games done. Stops early (leaving
-// later results unset) after the first game with a rule fault.
+// is called from the calling thread with the number of games done. Stops early after the
+// first game with a rule fault (the results end with it), or when `cancel` (optional) is
+// set: no game starts after that, the games under way finish, and the results are the games
+// 0 to N-1 that started. The games are numbered from `first` (their seeds follow the
+// number), so that a long run can be played in batches with the same results.
 std::vector<GameResult> simulate(const Machine& machine, const GameConfig& config, std::int64_t games,
                                  std::int64_t max_moves, int jobs,
-                                 const std::function<void(std::int64_t)>& progress = {});
+                                 const std::function<void(std::int64_t)>& progress = {},
+                                 const std::atomic<bool>* cancel = nullptr, std::int64_t first = 0);
 
 }  // namespace rulebook::interpreter
