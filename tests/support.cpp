@@ -106,6 +106,13 @@ void write_text(const std::string& path, const std::string& text) {
   out << text;
 }
 
+std::int64_t games(std::int64_t n) {
+  const char* divisor = std::getenv("RULEBOOK_TEST_DIVISOR");
+  if (divisor == nullptr) return n;
+  const long d = std::strtol(divisor, nullptr, 10);
+  return d > 1 ? std::max<std::int64_t>(1, n / d) : n;
+}
+
 RunResult run_rulebook(const std::string& args, const std::string& stdin_text) {
   const std::string dir = temp_folder();
   const std::string in = dir + "/stdin", out = dir + "/stdout", err = dir + "/stderr";

@@ -1,6 +1,7 @@
 // Helpers shared by the tests: parse snippets, load files, run the executable.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,10 @@ struct RunResult {
   std::string err;
 };
 RunResult run_rulebook(const std::string& args, const std::string& stdin_text = "");
+
+// `n` games for a test that plays many, divided by RULEBOOK_TEST_DIVISOR when it is set (the
+// sanitizer build in CI sets 10: every test runs, the long ones on a tenth of their games).
+std::int64_t games(std::int64_t n);
 
 // A fresh empty folder under the system temporary folder.
 std::string temp_folder();

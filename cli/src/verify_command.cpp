@@ -291,7 +291,7 @@ void add_verify_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--games", options->games, "Simulated games that suggest the invariants")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1000000}))
       ->default_str("300");
-  cmd->add_option("--timeout", options->timeout, "Seconds Z3 may spend on one query before it gives up")
+  cmd->add_option("--timeout", options->timeout, "Seconds of Z3 time each property may take (all its queries); past it the property is unknown")
       ->check(CLI::Range(1U, 86400U))
       ->default_str("60");
   cmd->add_option("--budget", options->budget,

@@ -82,7 +82,8 @@ State Machine::start(const GameConfig& config, EventSink* sink) const {
   s.options.reserve(ir.options.size());
   for (const OptionInfo& o : ir.options) s.options.push_back(o.default_value);
   for (const auto& [name, text] : config.options) {
-    const auto it = std::find_if(ir.options.begin(), ir.options.end(), [&](const OptionInfo& o) { return o.name == name; });
+    const auto it = std::find_if(ir.options.begin(), ir.options.end(),
+                                 [&wanted = name](const OptionInfo& o) { return o.name == wanted; });
     if (it == ir.options.end()) {
       std::vector<std::string> known;
       for (const OptionInfo& o : ir.options) known.push_back(o.name);

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "interpreter/game_fixture.hpp"
+#include "support.hpp"
 #include "rulebook/interpreter/simulate.hpp"
 
 namespace ri = rulebook::interpreter;
@@ -17,8 +18,9 @@ void run_games(const std::string& ruleset, std::int64_t players, std::map<std::s
   config.players = players;
   config.seed = 2026;
   config.options = std::move(options);
-  const auto results = ri::simulate(*machine, config, 1000, 1'000'000, 2);
-  REQUIRE(results.size() == 1000);
+  const std::int64_t games = rulebook::test::games(1000);
+  const auto results = ri::simulate(*machine, config, games, 1'000'000, 2);
+  REQUIRE(static_cast<std::int64_t>(results.size()) == games);
   std::size_t faults = 0, capped = 0;
   for (const ri::GameResult& r : results) {
     if (r.fault) {

@@ -18,6 +18,7 @@
 #include "rulebook/interpreter/log.hpp"
 #include "rulebook/interpreter/simulate.hpp"
 #include "interpreter/game_fixture.hpp"
+#include "support.hpp"
 
 namespace ri = rulebook::interpreter;
 namespace native = rulebook::native;
@@ -228,19 +229,19 @@ void compare(const char* rules, std::int64_t players, const NativeGame& play, st
 TEST_CASE("native: Clusterf**k! agrees with the rule file on 1,000 games at 4 to 6 players", "[native][differential]") {
   const auto players = GENERATE(4, 5, 6);
   compare("rulesets/clusterfk.rules", players,
-          [](std::int32_t n, native::Driver& d) { return native::play_clusterfk(n, d); }, 1000);
+          [](std::int32_t n, native::Driver& d) { return native::play_clusterfk(n, d); }, static_cast<std::uint64_t>(rulebook::test::games(1000)));
 }
 
 TEST_CASE("native: Clusterf**k! agrees with the rule file on 1,000 games at 7 and 8 players", "[native][differential]") {
   const auto players = GENERATE(7, 8);
   compare("rulesets/clusterfk.rules", players,
-          [](std::int32_t n, native::Driver& d) { return native::play_clusterfk(n, d); }, 1000);
+          [](std::int32_t n, native::Driver& d) { return native::play_clusterfk(n, d); }, static_cast<std::uint64_t>(rulebook::test::games(1000)));
 }
 
 TEST_CASE("native: Molestation Game agrees with the rule file on 1,000 games per player count", "[native][differential]") {
   const auto players = GENERATE(2, 3, 4);
   compare("rulesets/molestation-game.rules", players,
-          [](std::int32_t n, native::Driver& d) { return native::play_molestation(n, d); }, 1000);
+          [](std::int32_t n, native::Driver& d) { return native::play_molestation(n, d); }, static_cast<std::uint64_t>(rulebook::test::games(1000)));
 }
 
 namespace {
@@ -349,7 +350,7 @@ class LogDriver final : public native::Driver {
 
 void compare_logs(const char* rules, std::int64_t players, const std::vector<std::string>& card_names, const NativeGame& play) {
   const std::shared_ptr<ri::Machine> machine = rulebook::test::machine_for_file(rules);
-  for (std::uint64_t g = 0; g < 100; ++g) {
+  for (std::uint64_t g = 0; g < static_cast<std::uint64_t>(rulebook::test::games(100)); ++g) {
     ri::GameConfig config;
     config.players = players;
     config.seed = ri::game_seed(1, g);

@@ -10,6 +10,7 @@
 #include "interpreter/game_fixture.hpp"
 #include "rulebook/interpreter/simulate.hpp"
 #include "rulebook/verifier/verify.hpp"
+#include "support.hpp"
 
 namespace ri = rulebook::interpreter;
 namespace rv = rulebook::verifier;
@@ -68,7 +69,7 @@ bool cross_check(const std::string& ruleset, std::int64_t players) {
   const bool no_fault = proved(report, "conservation") && proved(report, "playability") && proved(report, "well-defined");
   InvariantWatch watch(*machine, invariants);
   std::int64_t faults = 0;
-  for (std::uint64_t g = 0; g < 10000; ++g) {
+  for (std::uint64_t g = 0; g < static_cast<std::uint64_t>(rulebook::test::games(10000)); ++g) {
     ri::GameConfig config;
     config.players = players;
     config.seed = ri::game_seed(0xc0ffee, g);

@@ -174,3 +174,23 @@ TEST_CASE("verify: an unknown property name is an error") {
   options.properties = {"conservaton"};
   CHECK_THROWS_WITH(rv::verify(*machine, options), Catch::Contains("unknown property 'conservaton'"));
 }
+
+TEST_CASE("verify: --timeout is Z3 time per property: a pigeonhole invariant is unknown, and says why") {
+  // The claim holds in every state, but refuting its negation is the pigeonhole principle for
+  // eleven values in ten: far more than two seconds of Z3's time.
+  const auto machine = machine_for_file("tests/verifier/cases/pigeonhole-hard.rules");
+  rv::VerifyOptions options;
+  options.games = 50;
+  options.timeout_seconds = 2;
+  options.properties = {"invariant", "reachability"};
+  const rv::VerifyReport report = rv::verify(*machine, options);
+  const rv::Finding& f = finding(report, "invariant");
+  CHECK(f.status == rv::Status::kUnknown);
+  CHECK_THAT(f.message, Catch::Contains("the property's 2 s of Z3 time, --timeout, ran out"));
+  CHECK(std::any_of(f.details.begin(), f.details.end(),
+                    [](const std::string& d) { return d.find("the queries left were not run") != std::string::npos; }));
+  // Its queries stopped when its time was spent (the bound leaves room for a slow machine).
+  CHECK(f.seconds < 10);
+  // The other property has its own time, and is decided.
+  CHECK(finding(report, "reachability").status == rv::Status::kProved);
+}

@@ -13,6 +13,16 @@
 
 namespace rulebook::verifier {
 
+// The Z3 time one finding may take (`--timeout`): every query of the property draws on it,
+// with the time left as its own timeout, and once it is spent a query answers unknown
+// without running. Only Z3's time counts, so properties decided together (the conditions
+// of each instruction) each have their own.
+struct PropertyClock {
+  double limit = 0;
+  double spent = 0;
+  bool ran_out = false;
+};
+
 struct Context {
   const ri::Machine& machine;
   const ri::Ir& ir;
@@ -26,11 +36,20 @@ struct Context {
   Invariants& invariants;
   Sampling& sampling;
 
-  // Checks the conjunction with a fresh solver (fixed seed, the per-query timeout).
+  // The clock of the finding being decided, for check() without one.
+  mutable PropertyClock clock;
+
+  // A full clock for a finding: `--timeout` seconds.
+  [[nodiscard]] PropertyClock new_clock() const { return PropertyClock{static_cast<double>(options.timeout_seconds)}; }
+  void start_clock() const { clock = new_clock(); }
+  // Checks the conjunction with a fresh solver (fixed seed, the time left on the clock).
   [[nodiscard]] z3::check_result check(const std::vector<z3::expr>& facts) const;
+  [[nodiscard]] z3::check_result check(const std::vector<z3::expr>& facts, PropertyClock& on) const;
   // Same, and the model's values of `terms` when satisfiable.
   [[nodiscard]] z3::check_result check(const std::vector<z3::expr>& facts, const std::vector<z3::expr>& terms,
-                                       std::vector<std::int64_t>& values) const;
+                                       std::vector<std::int64_t>& values, PropertyClock& on) const;
+  // For a finding left unknown: says so when its time ran out.
+  void note_time(Finding& f, const PropertyClock& on) const;
   [[nodiscard]] std::string where(const grammar::SourceSpan& span) const { return machine.where(span); }
   // A finding about a declaration (its name is also the finding's key) at `span`.
   [[nodiscard]] Finding finding(const std::string& property, const std::string& subject,

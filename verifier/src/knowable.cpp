@@ -13,6 +13,7 @@
 namespace rulebook::verifier {
 
 void check_knowable_moves(const Context& ctx, std::vector<Finding>& out) {
+  ctx.start_clock();
   const auto started = std::chrono::steady_clock::now();
   const ri::Ir& ir = ctx.ir;
   std::vector<std::string> leaks, unclear;
@@ -90,6 +91,7 @@ void check_knowable_moves(const Context& ctx, std::vector<Finding>& out) {
     f.message = fmt::format("{} choice read(s) may depend on cards the chooser cannot see", leaks.size() + unclear.size());
     f.details = leaks;
     f.details.insert(f.details.end(), unclear.begin(), unclear.end());
+    ctx.note_time(f, ctx.clock);
   }
   f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   out.push_back(std::move(f));

@@ -378,6 +378,7 @@ constexpr std::int32_t kShortRound = 60;
 Finding loop_finding(const Context& ctx, Termination& t, const Loop& loop, const std::string& property,
                      std::optional<ri::ExprId> declared) {
   const auto started = std::chrono::steady_clock::now();
+  ctx.start_clock();
   Finding f;
   f.property = property;
   f.subject = t.describe(loop);
@@ -445,6 +446,7 @@ Finding loop_finding(const Context& ctx, Termination& t, const Loop& loop, const
     tried.push_back(fmt::format("... and {} more candidates", more));
   }
   f.details = tried;
+  ctx.note_time(f, ctx.clock);
   f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return f;
 }

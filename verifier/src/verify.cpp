@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <set>
 #include <stdexcept>
@@ -52,22 +53,39 @@ int exit_code(const std::vector<VerifyReport>& reports) {
   return refuted ? 1 : unknown ? 3 : 0;
 }
 
-z3::check_result Context::check(const std::vector<z3::expr>& facts) const {
+z3::check_result Context::check(const std::vector<z3::expr>& facts) const { return check(facts, clock); }
+
+z3::check_result Context::check(const std::vector<z3::expr>& facts, PropertyClock& on) const {
   std::vector<std::int64_t> none;
-  return check(facts, {}, none);
+  return check(facts, {}, none, on);
 }
 
 z3::check_result Context::check(const std::vector<z3::expr>& facts, const std::vector<z3::expr>& terms,
-                                std::vector<std::int64_t>& values) const {
-  z3::solver solver = make_solver(z3, options.timeout_seconds * 1000U);
+                                std::vector<std::int64_t>& values, PropertyClock& on) const {
+  const double left = on.limit - on.spent;
+  if (left < 0.001) {
+    on.ran_out = true;
+    return z3::unknown;
+  }
+  const auto started = std::chrono::steady_clock::now();
+  z3::solver solver = make_solver(z3, static_cast<unsigned>(std::ceil(left * 1000)));
   for (const z3::expr& f : facts) solver.add(f);
   const z3::check_result r = solver.check();
+  on.spent += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (r == z3::unknown && on.spent >= on.limit) on.ran_out = true;
   if (r == z3::sat) {
     const z3::model m = solver.get_model();
     values.clear();
     for (const z3::expr& t : terms) values.push_back(m.eval(t, true).get_numeral_int64());
   }
   return r;
+}
+
+void Context::note_time(Finding& f, const PropertyClock& on) const {
+  if (f.status != Status::kUnknown || !on.ran_out) return;
+  f.message += fmt::format(" (the property's {} s of Z3 time, --timeout, ran out)", options.timeout_seconds);
+  f.details.push_back(fmt::format("Z3 time: {} s of {} s; the queries left were not run", std::lround(on.spent),
+                                  options.timeout_seconds));
 }
 
 Finding Context::finding(const std::string& property, const std::string& subject, const grammar::SourceSpan& span) const {
@@ -127,6 +145,10 @@ void check_obligations(Context& ctx, const std::set<std::string>& wanted, std::v
   // An instruction's condition is checked once per path of a block that runs it: it is
   // proved when it holds on all of them.
   std::map<std::pair<ObligationKind, std::string>, z3::check_result> conditions;
+  std::map<ObligationKind, PropertyClock> clocks;  // conservation is part of take-from-empty
+  for (const ObligationKind kind : {ObligationKind::kTakeFromEmpty, ObligationKind::kLegalChoice, ObligationKind::kDefined}) {
+    clocks[kind] = ctx.new_clock();
+  }
   std::vector<bool> runs(ctx.ir.code.size(), false);
   for (std::size_t i = 0; i < ctx.ir.code.size(); ++i) {
     const auto pc = static_cast<std::int32_t>(i);
@@ -140,7 +162,7 @@ void check_obligations(Context& ctx, const std::set<std::string>& wanted, std::v
       if (it->second != z3::unsat || ob.holds.simplify().is_true()) continue;
       std::vector<z3::expr> facts{inv, !ob.holds};
       facts.insert(facts.end(), block.assumptions.begin(), block.assumptions.end());
-      it->second = ctx.check(facts);
+      it->second = ctx.check(facts, clocks[ob.kind]);
     }
   }
   std::map<ObligationKind, std::vector<std::string>> open;
@@ -177,7 +199,7 @@ void check_obligations(Context& ctx, const std::set<std::string>& wanted, std::v
       facts.push_back(z3::mk_or(changed));
       facts.insert(facts.end(), step.assumptions.begin(), step.assumptions.end());
       facts.insert(facts.end(), step.continues.begin(), step.continues.end());
-      if (ctx.check(facts) != z3::unsat) {
+      if (ctx.check(facts, clocks[ObligationKind::kTakeFromEmpty]) != z3::unsat) {
         conservation_open.push_back(fmt::format("{}: the number of cards may change here", ctx.where(ctx.ir.code[i].span)));
       }
     }
@@ -222,6 +244,7 @@ void check_obligations(Context& ctx, const std::set<std::string>& wanted, std::v
       f.details = std::move(list);
       f.details.push_back("no simulated game broke them; the abstraction (card counts per class, no facing or "
                           "order) may be too coarse, or the rules may fail in a game not yet found");
+      ctx.note_time(f, clocks[kind]);
     }
     out.push_back(std::move(f));
   }
@@ -232,6 +255,7 @@ void check_invariants(Context& ctx, std::vector<Finding>& out) {
     const auto started = std::chrono::steady_clock::now();
     const ri::InvariantInfo& claim = ctx.ir.invariants[i];
     Finding f = ctx.finding("invariant", claim.name, claim.span);
+    ctx.start_clock();
     if (const auto& broken = ctx.sampling.broken[i]) {
       f.status = Status::kRefuted;
       f.method = "a simulated game";
@@ -270,6 +294,7 @@ void check_invariants(Context& ctx, std::vector<Finding>& out) {
         f.message = fmt::format("invariant {} is not implied by the inferred invariant at {} point(s); no simulated "
                                 "game broke it", claim.name, open.size());
         f.details = std::move(open);
+        ctx.note_time(f, ctx.clock);
       }
     }
     f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -279,6 +304,7 @@ void check_invariants(Context& ctx, std::vector<Finding>& out) {
 
 void check_reachability(Context& ctx, std::vector<Finding>& out) {
   const auto started = std::chrono::steady_clock::now();
+  ctx.start_clock();
   const std::size_t labels = ctx.ir.labels.size();
   std::vector<bool> fired(labels, false);
   for (const ri::GameResult& g : ctx.sampling.games) {
@@ -319,6 +345,7 @@ void check_reachability(Context& ctx, std::vector<Finding>& out) {
     f.message = fmt::format("{} rule(s) never fired in {} simulated games and are not proved dead", open.size(),
                             ctx.sampling.games.size());
     f.details = open;
+    ctx.note_time(f, ctx.clock);
   }
   f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   out.push_back(std::move(f));
@@ -326,6 +353,7 @@ void check_reachability(Context& ctx, std::vector<Finding>& out) {
 
 void check_winnability(Context& ctx, std::vector<Finding>& out) {
   const auto started = std::chrono::steady_clock::now();
+  ctx.start_clock();
   const std::int32_t seats = ctx.setting.seats;
   std::vector<const ri::GameResult*> witness(static_cast<std::size_t>(seats), nullptr);
   for (const ri::GameResult& g : ctx.sampling.games) {
@@ -377,6 +405,7 @@ void check_winnability(Context& ctx, std::vector<Finding>& out) {
     f.method = "witness games and Z3";
     f.message = fmt::format("{} never won in {} simulated games and are not proved unable to win", fmt::join(open, ", "),
                             ctx.sampling.games.size());
+    ctx.note_time(f, ctx.clock);
   }
   f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   out.push_back(std::move(f));
@@ -456,7 +485,7 @@ VerifyReport verify(const ri::Machine& machine, const VerifyOptions& options) {
       report.invariants.emplace_back(where, invariants.describe(static_cast<std::int32_t>(pc), layout.names));
     }
   }
-  Context ctx{machine, ir, config, options, setting, classes, layout, z3, encoder, invariants, sampling};
+  Context ctx{machine, ir, config, options, setting, classes, layout, z3, encoder, invariants, sampling, {}};
   check_obligations(ctx, wanted, report.findings);
   if (wanted.count("round-termination") || wanted.count("game-termination") || wanted.count("terminates")) {
     check_termination(ctx, report.findings, wanted.count("round-termination") != 0, wanted.count("game-termination") != 0,

@@ -64,7 +64,7 @@ struct VerifyOptions {
   std::vector<std::string> properties;       // empty: all
   std::int64_t games = 300;                  // simulated games that suggest invariants
   std::int64_t bound = 2000;                 // move cap of a simulated game; lasso search depth
-  unsigned timeout_seconds = 60;             // per Z3 query
+  unsigned timeout_seconds = 60;             // Z3 time per finding (all its queries); then unknown
   double budget_seconds = 600;               // for the invariant search as a whole
   std::uint64_t seed = 1;
   bool show_invariants = false;              // keep the proved invariant at each decision
