@@ -152,3 +152,17 @@ TEST_CASE("limits: a log of a million moves is read, and replay stops at the fir
   CHECK(r.err.find("million.jsonl:74:") != std::string::npos);
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("limits: a log line nested 100,000 deep is a bad log (exit 2), not a stack overflow", "[limits]") {
+  const std::string dir = rulebook::test::temp_folder();
+  const std::string example = rulebook::test::read_text(source_path("rulesets/examples/clusterfk-table-game.jsonl"));
+  const std::size_t header = example.find("{\"log\"");
+  const std::string text = example.substr(header, example.find('\n', header) - header + 1) + "{\"move\": " +
+                           std::string(100000, '[') + std::string(100000, ']') + "}\n";
+  rulebook::test::write_text(dir + "/deep.jsonl", text);
+  const auto r = run_rulebook("replay " + quoted(source_path("rulesets/clusterfk.rules")) + " " + quoted(dir + "/deep.jsonl"));
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("deep.jsonl:2:1: error: this line is not JSON") != std::string::npos);
+  CHECK(r.err.find("too deep") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
