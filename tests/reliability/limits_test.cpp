@@ -49,24 +49,21 @@ TEST_CASE("limits: expressions nested 100,000 deep are a syntax error, not a sta
 
 TEST_CASE("limits: blocks nested 300 deep are a syntax error at the 201st level", "[limits]") {
   const std::string dir = rulebook::test::temp_folder();
-  std::string text = "game \"t\"\nplayers 2\ncards { standard52 }\nround {\n";
-  for (int i = 0; i < 300; ++i) text += "if true {\n";
-  text += "end game\n";
-  for (int i = 0; i < 300; ++i) text += "}\n";
-  text += "}\n";
-  rulebook::test::write_text(dir + "/deep.rules", text);
+  const auto nested_ifs = [](int depth) {
+    std::string text = "game \"t\"\nplayers 2\ncards { standard52 }\nround {\n";
+    for (int i = 0; i < depth; ++i) text += "if true {\n";
+    text += "end game\n";
+    for (int i = 0; i < depth; ++i) text += "}\n";
+    return text + "}\n";
+  };
+  rulebook::test::write_text(dir + "/deep.rules", nested_ifs(300));
   const auto r = run_rulebook("check " + quoted(dir + "/deep.rules"));
   CHECK(r.exit_code == 1);
   // The round's block is level 1; line 5 holds the first `if`.
   CHECK(r.err.find("deep.rules:203:") != std::string::npos);
   CHECK(r.err.find("nesting deeper than 200 levels") != std::string::npos);
-  // Nesting up to the limit is accepted.
-  std::string ok = "game \"t\"\nplayers 2\ncards { standard52 }\nround {\n";
-  for (int i = 0; i < 150; ++i) ok += "if true {\n";
-  ok += "end game\n";
-  for (int i = 0; i < 150; ++i) ok += "}\n";
-  ok += "}\n";
-  rulebook::test::write_text(dir + "/ok.rules", ok);
+  // Nesting within the limit is accepted.
+  rulebook::test::write_text(dir + "/ok.rules", nested_ifs(150));
   CHECK(run_rulebook("check " + quoted(dir + "/ok.rules")).exit_code == 0);
   std::filesystem::remove_all(dir);
 }
