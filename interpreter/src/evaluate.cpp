@@ -36,20 +36,10 @@ Value Executor::element(Kind kind, std::int32_t enum_id, std::int64_t v) const {
   }
 }
 
-std::vector<std::int64_t> Executor::elements(const Value& v, const grammar::SourceSpan& span) const {
+std::vector<std::int64_t> Executor::collect(const Value& v, bool by_identity, const grammar::SourceSpan& span) const {
   std::vector<std::int64_t> out;
   out.reserve(count_of(v, span));
-  each_of(v, false, span, [&](std::int64_t x) {
-    out.push_back(x);
-    return true;
-  });
-  return out;
-}
-
-std::vector<std::int64_t> Executor::as_sorted(const Value& v, const grammar::SourceSpan& span) const {
-  std::vector<std::int64_t> out;
-  out.reserve(count_of(v, span));
-  each_of(v, true, span, [&](std::int64_t x) {
+  each_of(v, by_identity, span, [&](std::int64_t x) {
     out.push_back(x);
     return true;
   });

@@ -65,10 +65,15 @@ class Executor {
   // ---- values ----
   Value element(Kind kind, std::int32_t enum_id, std::int64_t v) const;
   std::int64_t seats() const { return s_.num_seats; }
-  // The elements of a collection in iteration order.
-  std::vector<std::int64_t> elements(const Value& v, const grammar::SourceSpan& span) const;
+  // The elements of a collection in iteration order, or by identity (each_of's orders).
+  std::vector<std::int64_t> collect(const Value& v, bool by_identity, const grammar::SourceSpan& span) const;
+  std::vector<std::int64_t> elements(const Value& v, const grammar::SourceSpan& span) const {
+    return collect(v, false, span);
+  }
+  std::vector<std::int64_t> as_sorted(const Value& v, const grammar::SourceSpan& span) const {
+    return collect(v, true, span);
+  }
   Kind element_kind(const Value& v) const { return v.kind == Kind::kZone ? Kind::kCard : v.element; }
-  std::vector<std::int64_t> as_sorted(const Value& v, const grammar::SourceSpan& span) const;
   PlayerId player_arg(const Value& v, const grammar::SourceSpan& span) const {
     if (v.kind != Kind::kPlayer || v.scalar < 0 || v.scalar >= seats()) fault(span, "no player here (none)");
     return static_cast<PlayerId>(v.scalar);
@@ -94,7 +99,7 @@ class Executor {
   // to top, set zones and sets by identity, sets of players by seat), or by identity when
   // `by_identity`, until `visit` returns false; returns false if it stopped early. Nothing
   // is copied where the order is already there; a small collection that must be reordered
-  // is sorted on the stack. elements() and as_sorted() collect what it visits.
+  // is sorted on the stack. collect() gathers what it visits.
   template <typename Visit>
   bool each_of(const Value& v, bool by_identity, const grammar::SourceSpan& span, Visit&& visit) const;
   // The same for the collection the expression `domain` evaluates to, setting its element
