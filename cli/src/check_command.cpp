@@ -8,6 +8,7 @@
 
 #include "commands.hpp"
 #include "output.hpp"
+#include "sarif.hpp"
 #include "rulebook/grammar/load.hpp"
 
 namespace rulebook::cli {
@@ -50,6 +51,8 @@ int run_check(const CheckOptions& options) {
     out["errors"] = diagnostics.error_count();
     out["warnings"] = diagnostics.warning_count();
     fmt::print("{}\n", out.dump(2));
+  } else if (options.format == "sarif") {
+    fmt::print("{}\n", diagnostics_sarif(diagnostics, sources).dump(2));
   } else {
     print_diagnostics(diagnostics, sources, OutputFormat::kText);
     if (!options.quiet) {
@@ -68,8 +71,8 @@ void add_check_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<CheckOptions>();
   CLI::App* cmd = app.add_subcommand("check", "Parse and check rule files (games and variants)");
   cmd->add_option("files", options->files, "Rule files to check")->required();
-  cmd->add_option("--format", options->format, "Output format for diagnostics")
-      ->check(CLI::IsMember({"text", "json"}))
+  cmd->add_option("--format", options->format, "Output format: text (as compilers print), json, or sarif (SARIF 2.1.0)")
+      ->check(CLI::IsMember({"text", "json", "sarif"}))
       ->default_str("text");
   cmd->add_flag("-q,--quiet", options->quiet, "Print only diagnostics, not the 'ok' lines");
   cmd->callback([options, &exit_code] { exit_code = run_check(*options); });

@@ -9,6 +9,18 @@ int main(int argc, char** argv) {
   CLI::App app{"rulebook: write card-game rules as text, check them, play and verify them"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("rulebook 0.1.0"));
+  // Global, and accepted after the subcommand too (fallthrough), as in `check --color never`.
+  app.add_option_function<std::string>(
+         "--color",
+         [](const std::string& value) {
+           rulebook::cli::set_color_choice(value == "always"  ? rulebook::cli::ColorChoice::kAlways
+                                           : value == "never" ? rulebook::cli::ColorChoice::kNever
+                                                              : rulebook::cli::ColorChoice::kAuto);
+         },
+         "Colour in diagnostics: auto (on a terminal, unless NO_COLOR is set), always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->default_str("auto");
+  app.fallthrough();
   int exit_code = rulebook::cli::kExitOk;
   rulebook::cli::add_check_command(app, exit_code);
   rulebook::cli::add_fmt_command(app, exit_code);
@@ -16,6 +28,7 @@ int main(int argc, char** argv) {
   rulebook::cli::add_simulate_command(app, exit_code);
   rulebook::cli::add_replay_command(app, exit_code);
   rulebook::cli::add_verify_command(app, exit_code);
+  rulebook::cli::add_explain_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -15,7 +15,14 @@
 
 namespace rulebook::cli {
 
+namespace {
+ColorChoice color_choice = ColorChoice::kAuto;
+}  // namespace
+
+void set_color_choice(ColorChoice choice) { color_choice = choice; }
+
 bool stderr_wants_color() {
+  if (color_choice != ColorChoice::kAuto) return color_choice == ColorChoice::kAlways;
   const char* no_color = std::getenv("NO_COLOR");
   if (no_color != nullptr && no_color[0] != '\0') return false;
   return isatty(STDERR_FILENO) != 0;

@@ -18,7 +18,9 @@ inline constexpr int kExitInterrupted = 130;  // stopped by SIGINT (128 + 2, as 
 
 enum class OutputFormat { kText, kJson };
 
-// Colour on a terminal unless NO_COLOR is set.
+// `--color`: auto (the default) colours a terminal unless NO_COLOR is set and not empty.
+enum class ColorChoice { kAuto, kAlways, kNever };
+void set_color_choice(ColorChoice choice);
 bool stderr_wants_color();
 
 // Prints diagnostics to stderr (text) or stdout (JSON), followed in text mode by a summary

@@ -15,6 +15,7 @@
 #include "commands.hpp"
 #include "game_setup.hpp"
 #include "output.hpp"
+#include "sarif.hpp"
 #include "rulebook/verifier/verify.hpp"
 
 namespace rulebook::cli {
@@ -170,12 +171,7 @@ nlohmann::json sarif(const std::string& file, const std::vector<rv::VerifyReport
       results.push_back(res);
     }
   }
-  return {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
-          {"version", "2.1.0"},
-          {"runs", nlohmann::json::array({{{"tool", {{"driver", {{"name", "rulebook verify"},
-                                                                 {"informationUri", "docs/verification.md"},
-                                                                 {"rules", rules}}}}},
-                                           {"results", results}}})}};
+  return sarif_log("rulebook verify", std::move(rules), std::move(results));
 }
 
 int run_verify(const VerifyCommandOptions& options) {

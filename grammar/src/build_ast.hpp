@@ -131,7 +131,7 @@ class Builder {
     std::int64_t value = 0;
     const auto result = std::from_chars(digits.data(), digits.data() + digits.size(), value);
     if (result.ec != std::errc() || value > kMaxLiteral) {
-      diagnostics_.error(span(leaf), fmt::format("integer literal {} is too large (the limit is {})",
+      diagnostics_.error(Code::kIntegerTooLarge, span(leaf), fmt::format("integer literal {} is too large (the limit is {})",
                                                  digits, kMaxLiteral));
       return 0;
     }
@@ -313,7 +313,7 @@ class Builder {
     }
     // Folded chains keep the single child's node; anything else is a bug in the selector.
     if (n.children.size() == 1) return expr(*n.children[0]);
-    diagnostics_.error(s, fmt::format("internal error: unexpected parse node {}", n.type));
+    diagnostics_.error(Code::kInternal, s, fmt::format("internal error: unexpected parse node {}", n.type));
     return make(ast::IntLit{0}, s);
   }
 
@@ -397,7 +397,7 @@ class Builder {
       if (!c.empty()) e.winners = expr(*c[0]);
       return make_stmt(std::move(e));
     }
-    diagnostics_.error(s, fmt::format("internal error: unexpected statement node {}", n.type));
+    diagnostics_.error(Code::kInternal, s, fmt::format("internal error: unexpected statement node {}", n.type));
     return make_stmt(ast::EndGameStmt{});
   }
 
@@ -521,7 +521,7 @@ class Builder {
       if (what.is_type<peg::rule_stmt>()) return make_decl(ast::RuleOverride{stmt(what)});
       return make_decl(ast::DefOverride{def(what)});
     }
-    diagnostics_.error(s, fmt::format("internal error: unexpected declaration node {}", n.type));
+    diagnostics_.error(Code::kInternal, s, fmt::format("internal error: unexpected declaration node {}", n.type));
     return make_decl(ast::SeatsDecl{});
   }
 

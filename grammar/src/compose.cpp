@@ -86,7 +86,7 @@ ast::RulesFile apply_variant(ast::RulesFile base, const ast::RulesFile& variant,
   auto first_override = [&](const std::string& key, const SourceSpan& span) {
     auto [it, inserted] = overridden.try_emplace(key, span);
     if (!inserted) {
-      diagnostics.error(span, fmt::format("the variant overrides {} twice", key))
+      diagnostics.error(Code::kOverrideTwice, span, fmt::format("the variant overrides {} twice", key))
           .notes.push_back({it->second, "the first override is here"});
     }
     return inserted;
@@ -111,7 +111,7 @@ ast::RulesFile apply_variant(ast::RulesFile base, const ast::RulesFile& variant,
     for (const std::string& k : known) closest.consider(k);
     std::string message = fmt::format("the variant overrides {} that the base ruleset does not have", what);
     if (!closest.best().empty()) message += fmt::format("; did you mean '{}'?", closest.best());
-    diagnostics.error(span, message)
+    diagnostics.error(Code::kOverrideMissing, span, message)
         .notes.push_back({base_title_span, fmt::format("the base ruleset is \"{}\"", base_title)});
   };
   for (const ast::Decl& decl : variant.decls) {
@@ -170,9 +170,9 @@ std::optional<ast::RulesFile> load_composed(const std::string& path, SourceManag
     // does not resolve is an error in the variant's text, reported at the path.
     unreadable = !requested_at.valid();
     if (requested_at.valid()) {
-      diagnostics.error(requested_at, fmt::format("cannot read base ruleset '{}': {}", path, error));
+      diagnostics.error(Code::kUnreadableFile, requested_at, fmt::format("cannot read base ruleset '{}': {}", path, error));
     } else {
-      diagnostics.error(SourceSpan{}, fmt::format("cannot read '{}': {}", path, error));
+      diagnostics.error(Code::kUnreadableFile, SourceSpan{}, fmt::format("cannot read '{}': {}", path, error));
     }
     return std::nullopt;
   }
@@ -187,7 +187,7 @@ std::optional<ast::RulesFile> load_composed(const std::string& path, SourceManag
       std::filesystem::path(path).parent_path() / std::filesystem::path(file.base_path);
   const std::string canonical = std::filesystem::weakly_canonical(base, ec).string();
   if (chain.count(canonical) != 0 || chain.size() >= kMaxVariantDepth) {
-    diagnostics.error(file.base_span, fmt::format("variant chain through '{}' loops back on itself or is "
+    diagnostics.error(Code::kVariantLoop, file.base_span, fmt::format("variant chain through '{}' loops back on itself or is "
                                                   "deeper than {}", file.base_path, kMaxVariantDepth));
     return std::nullopt;
   }

@@ -8,13 +8,13 @@
 
 namespace rulebook::grammar {
 
-Diagnostic& Diagnostics::error(SourceSpan span, std::string message) {
-  items_.push_back(Diagnostic{Severity::kError, span, std::move(message), {}});
+Diagnostic& Diagnostics::error(Code code, SourceSpan span, std::string message) {
+  items_.push_back(Diagnostic{Severity::kError, code, span, std::move(message), {}});
   return items_.back();
 }
 
-Diagnostic& Diagnostics::warning(SourceSpan span, std::string message) {
-  items_.push_back(Diagnostic{Severity::kWarning, span, std::move(message), {}});
+Diagnostic& Diagnostics::warning(Code code, SourceSpan span, std::string message) {
+  items_.push_back(Diagnostic{Severity::kWarning, code, span, std::move(message), {}});
   return items_.back();
 }
 
@@ -64,18 +64,21 @@ const char* severity_color(Severity severity) {
 }
 
 // Appends one located message: header line, source line, caret line.
-void render_one(std::string& out, Severity severity, const SourceSpan& span,
+// `code` is empty for a note. It goes after the message, as compilers put a warning's flag,
+// so that `file:line:col: error: message` still matches the usual problem matchers.
+void render_one(std::string& out, Severity severity, std::string_view code, const SourceSpan& span,
                 const std::string& message, const SourceManager& sources, bool color) {
+  const std::string tag = code.empty() ? std::string() : fmt::format(" [{}]", code);
   const char* bold = color ? "\x1b[1m" : "";
   const char* reset = color ? "\x1b[0m" : "";
   const char* sev_color = color ? severity_color(severity) : "";
   if (!span.valid() || span.file >= sources.size()) {
-    out += fmt::format("{}{}:{} {}{}\n", sev_color, severity_name(severity), reset, message, reset);
+    out += fmt::format("{}{}:{} {}{}{}\n", sev_color, severity_name(severity), reset, message, reset, tag);
     return;
   }
   const SourceFile& file = sources.file(span.file);
-  out += fmt::format("{}{}:{}:{}:{} {}{}:{} {}{}{}\n", bold, file.path, span.line, span.column,
-                     reset, sev_color, severity_name(severity), reset, bold, message, reset);
+  out += fmt::format("{}{}:{}:{}:{} {}{}:{} {}{}{}{}\n", bold, file.path, span.line, span.column,
+                     reset, sev_color, severity_name(severity), reset, bold, message, reset, tag);
   std::string_view line = file.line_text(span.line);
   std::size_t start = span.column > 0 ? span.column - 1 : 0;
   std::size_t stop = span.end_line == span.line ? span.end_column : line.size() + 1;
@@ -107,9 +110,10 @@ void render_one(std::string& out, Severity severity, const SourceSpan& span,
 
 std::string render_text(const Diagnostic& diagnostic, const SourceManager& sources, bool color) {
   std::string out;
-  render_one(out, diagnostic.severity, diagnostic.span, diagnostic.message, sources, color);
+  render_one(out, diagnostic.severity, info(diagnostic.code).id, diagnostic.span, diagnostic.message, sources,
+             color);
   for (const DiagnosticNote& note : diagnostic.notes) {
-    render_one(out, Severity::kNote, note.span, note.message, sources, color);
+    render_one(out, Severity::kNote, {}, note.span, note.message, sources, color);
   }
   return out;
 }
@@ -137,6 +141,7 @@ std::string render_json(const std::vector<Diagnostic>& diagnostics, const Source
   for (const Diagnostic& d : diagnostics) {
     nlohmann::json j = located(d.span, sources);
     j["severity"] = severity_name(d.severity);
+    j["code"] = info(d.code).id;
     j["message"] = d.message;
     nlohmann::json notes = nlohmann::json::array();
     for (const DiagnosticNote& note : d.notes) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <span>
+#include <utility>
 
 #include <fmt/format.h>
 #include <tao/pegtl/contrib/analyze.hpp>
@@ -29,7 +30,17 @@ struct TooManyErrors {};
 struct ErrorSink {
   const SourceFile* file = nullptr;
   std::size_t depth = 0;  // nested<> rules open now
-  std::vector<std::pair<std::size_t, std::string>> errors;  // byte offset, message
+  Code next_code = Code::kSyntax;  // the code of the parse_error being thrown
+  struct Error {
+    std::size_t offset;
+    std::string message;
+    Code code;
+  };
+  std::vector<Error> errors;
+
+  void add(std::size_t offset, std::string message) {
+    errors.push_back(Error{offset, std::move(message), std::exchange(next_code, Code::kSyntax)});
+  }
 };
 
 // Raises with the rule's message; a missing message is a compile-time error.
@@ -168,7 +179,7 @@ bool recover<R, TopLevel>::match(ParseInput& in, States&&... st) {
   } catch (const pegtl::parse_error& e) {
     ErrorSink& sink = rulebook::grammar::sink_of(st...);
     const std::size_t offset = e.positions().empty() ? in.byte() : e.positions().front().byte;
-    sink.errors.emplace_back(offset, std::string(e.message()));
+    sink.add(offset, std::string(e.message()));
     if (sink.errors.size() >= rulebook::grammar::kMaxSyntaxErrors) throw rulebook::grammar::TooManyErrors{};
     std::size_t resume = rulebook::grammar::find_resume_point(
         std::string_view(sink.file->text), start, offset, TopLevel);
@@ -187,6 +198,7 @@ template <pegtl::apply_mode A, pegtl::rewind_mode M, template <typename...> clas
 bool nested<R>::match(ParseInput& in, States&&... st) {
   ErrorSink& sink = rulebook::grammar::sink_of(st...);
   if (sink.depth >= rulebook::grammar::kMaxNesting) {
+    sink.next_code = rulebook::grammar::Code::kNestingTooDeep;
     throw pegtl::parse_error(fmt::format("nesting deeper than {} levels", rulebook::grammar::kMaxNesting), in);
   }
   struct Leave {
@@ -281,18 +293,18 @@ ast::RulesFile parse_rules(const SourceManager& sources, FileId id, Diagnostics&
     root = pegtl::parse_tree::parse<peg::file, Node, selector, pegtl::nothing, control>(in, sink);
   } catch (const pegtl::parse_error& e) {
     const std::size_t offset = e.positions().empty() ? 0 : e.positions().front().byte;
-    sink.errors.emplace_back(offset, std::string(e.message()));
+    sink.add(offset, std::string(e.message()));
   } catch (const TooManyErrors&) {
     // Reported below, after the errors so far.
   }
   Builder builder(file, id, diagnostics);
-  for (const auto& [offset, message] : sink.errors) {
-    const std::string_view got = token_at(file.text, offset);
-    SourceSpan s = builder.span_of(offset, offset + got.size());
-    diagnostics.error(s, fmt::format("{}, but got {}", message, describe_token(got)));
+  for (const ErrorSink::Error& error : sink.errors) {
+    const std::string_view got = token_at(file.text, error.offset);
+    SourceSpan s = builder.span_of(error.offset, error.offset + got.size());
+    diagnostics.error(error.code, s, fmt::format("{}, but got {}", error.message, describe_token(got)));
   }
   if (sink.errors.size() >= kMaxSyntaxErrors) {
-    diagnostics.error(SourceSpan{}, fmt::format("{}: too many syntax errors, stopping", file.path));
+    diagnostics.error(Code::kTooManySyntaxErrors, SourceSpan{}, fmt::format("{}: too many syntax errors, stopping", file.path));
   }
   if (!root) return ast::RulesFile{};
   return builder.file(*root);

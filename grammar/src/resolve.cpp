@@ -47,14 +47,14 @@ std::optional<Program> Checker::run(ast::RulesFile file) {
 
 bool Checker::define(Symbol symbol) {
   if (is_builtin_function(symbol.name)) {
-    diagnostics_.error(symbol.span,
+    diagnostics_.error(Code::kReservedName, symbol.span,
                        fmt::format("'{}' is a builtin function and cannot be redefined", symbol.name));
     return false;
   }
   auto [it, inserted] = program_.globals.try_emplace(symbol.name, symbol);
   if (!inserted) {
     const Symbol& previous = it->second;
-    Diagnostic& d = diagnostics_.error(symbol.span, fmt::format("'{}' is already defined", symbol.name));
+    Diagnostic& d = diagnostics_.error(Code::kAlreadyDefined, symbol.span, fmt::format("'{}' is already defined", symbol.name));
     if (previous.builtin) {
       d.message = fmt::format("'{}' is a builtin name and cannot be redefined", symbol.name);
     } else {
@@ -102,7 +102,7 @@ void Checker::declare_globals() {
 
   auto once = [&](std::optional<SourceSpan>& seen, const SourceSpan& here, const char* what) {
     if (seen) {
-      diagnostics_.error(here, fmt::format("a ruleset has at most one {}", what))
+      diagnostics_.error(Code::kDeclaredTwice, here, fmt::format("a ruleset has at most one {}", what))
           .notes.push_back({*seen, "the first one is here"});
       return false;
     }
@@ -114,17 +114,17 @@ void Checker::declare_globals() {
     const ast::Decl& decl = file.decls[index];
     if (const auto* p = as<ast::PlayersDecl>(decl)) {
       if (players != nullptr) {
-        diagnostics_.error(decl.span, "a ruleset has at most one 'players' declaration")
+        diagnostics_.error(Code::kDeclaredTwice, decl.span, "a ruleset has at most one 'players' declaration")
             .notes.push_back({players_span, "the first one is here"});
         continue;
       }
       players = p;
       players_span = decl.span;
       if (p->min < 1 || p->max < p->min) {
-        diagnostics_.error(decl.span, fmt::format("the player range {}..{} is empty or below 1",
+        diagnostics_.error(Code::kEmptyRange, decl.span, fmt::format("the player range {}..{} is empty or below 1",
                                                   p->min, p->max));
       } else if (p->max > 64) {
-        diagnostics_.error(decl.span, "at most 64 players are supported");
+        diagnostics_.error(Code::kOverLimit, decl.span, "at most 64 players are supported");
       }
       program_.players_min = p->min;
       program_.players_max = p->max;
@@ -135,7 +135,7 @@ void Checker::declare_globals() {
     } else if (const auto* c = as<ast::CardsDecl>(decl)) {
       if (!once(cards_span, decl.span, "'cards' declaration")) continue;
       if (c->jokers && *c->jokers > 8) {
-        diagnostics_.error(c->jokers_span, "at most 8 jokers are supported");
+        diagnostics_.error(Code::kOverLimit, c->jokers_span, "at most 8 jokers are supported");
       }
       for (const ast::CardKindItem& item : c->kinds) {
         auto& kinds = program_.enums[2].values;
@@ -144,13 +144,13 @@ void Checker::declare_globals() {
         if (define(sym)) kinds.push_back(item.name.text);
       }
       if (!c->standard52 && !c->jokers && c->kinds.empty()) {
-        diagnostics_.error(decl.span, "the card list is empty");
+        diagnostics_.error(Code::kEmptyRange, decl.span, "the card list is empty");
       }
     } else if (const auto* e = as<ast::EnumDecl>(decl)) {
       const bool clash = std::any_of(program_.enums.begin(), program_.enums.end(),
                                      [&](const EnumInfo& info) { return info.name == e->name.text; });
       if (clash) {
-        Diagnostic& d = diagnostics_.error(e->name.span, fmt::format("enum '{}' is already defined", e->name.text));
+        Diagnostic& d = diagnostics_.error(Code::kAlreadyDefined, e->name.span, fmt::format("enum '{}' is already defined", e->name.text));
         for (const EnumInfo& info : program_.enums) {
           if (info.name == e->name.text && !info.builtin) d.notes.push_back({info.span, "the first one is here"});
           if (info.name == e->name.text && info.builtin) d.message = fmt::format("'{}' is a builtin enum", e->name.text);
@@ -188,26 +188,26 @@ void Checker::declare_globals() {
     } else if (const auto* inv = as<ast::InvariantDecl>(decl)) {
       auto [it, inserted] = invariants.try_emplace(inv->name.text, inv->name.span);
       if (!inserted) {
-        diagnostics_.error(inv->name.span, fmt::format("invariant '{}' is already defined", inv->name.text))
+        diagnostics_.error(Code::kAlreadyDefined, inv->name.span, fmt::format("invariant '{}' is already defined", inv->name.text))
             .notes.push_back({it->second, "the first one is here"});
       }
     } else if (as<ast::OptionOverride>(decl) != nullptr || as<ast::RuleOverride>(decl) != nullptr ||
                as<ast::DefOverride>(decl) != nullptr) {
-      diagnostics_.error(decl.span, "'override' is only allowed in a variant file");
+      diagnostics_.error(Code::kOverrideOutsideVariant, decl.span, "'override' is only allowed in a variant file");
     }
   }
 
   if (players == nullptr) {
-    diagnostics_.error(file.title_span, "the ruleset has no 'players' declaration (for example 'players 2..4')");
+    diagnostics_.error(Code::kMissingDeclaration, file.title_span, "the ruleset has no 'players' declaration (for example 'players 2..4')");
   }
-  if (!cards_span) diagnostics_.error(file.title_span, "the ruleset has no 'cards' declaration");
-  if (!round_span) diagnostics_.error(file.title_span, "the ruleset has no 'round' block");
+  if (!cards_span) diagnostics_.error(Code::kMissingDeclaration, file.title_span, "the ruleset has no 'cards' declaration");
+  if (!round_span) diagnostics_.error(Code::kMissingDeclaration, file.title_span, "the ruleset has no 'round' block");
   if (seats_span) {
     if (program_.seats < program_.players_max) {
-      diagnostics_.error(*seats_span, fmt::format("{} seats cannot hold up to {} players",
+      diagnostics_.error(Code::kOverLimit, *seats_span, fmt::format("{} seats cannot hold up to {} players",
                                                   program_.seats, program_.players_max));
     } else if (program_.seats > 64) {
-      diagnostics_.error(*seats_span, "at most 64 seats are supported");
+      diagnostics_.error(Code::kOverLimit, *seats_span, "at most 64 seats are supported");
     }
   } else {
     program_.seats = program_.players_max;
@@ -230,20 +230,20 @@ void Checker::check_declarations() {
       const Type type = resolve_type(o->type);
       if (!type.is(Type::Kind::kInt) && !type.is(Type::Kind::kBool) && !type.is(Type::Kind::kEnum) &&
           !type.is_error()) {
-        diagnostics_.error(o->type.span, fmt::format("an option must be int, bool or an enum, not {}",
+        diagnostics_.error(Code::kBadOption, o->type.span, fmt::format("an option must be int, bool or an enum, not {}",
                                                      to_string(type)));
       }
       program_.globals[o->name.text].type = type;
       expect(o->default_value, type, "option default");
       if (o->range) {
         if (!type.is(Type::Kind::kInt)) {
-          diagnostics_.error(decl.span, "only an int option can have a range");
+          diagnostics_.error(Code::kBadOption, decl.span, "only an int option can have a range");
         } else if (o->range->first > o->range->second) {
-          diagnostics_.error(decl.span, fmt::format("the range {}..{} is empty", o->range->first,
+          diagnostics_.error(Code::kEmptyRange, decl.span, fmt::format("the range {}..{} is empty", o->range->first,
                                                     o->range->second));
         } else if (const auto* lit = std::get_if<ast::IntLit>(&o->default_value.node)) {
           if (lit->value < o->range->first || lit->value > o->range->second) {
-            diagnostics_.error(o->default_value.span,
+            diagnostics_.error(Code::kBadOption, o->default_value.span,
                                fmt::format("the default {} is outside the range {}..{}", lit->value,
                                            o->range->first, o->range->second));
           }
@@ -280,7 +280,7 @@ void Checker::check_declarations() {
     } else if (const auto* t = as<ast::TerminatesDecl>(decl)) {
       const std::string& target = t->target.text;
       if (target != "game" && target != "round" && loop_labels_.count(target) == 0) {
-        Diagnostic& d = diagnostics_.error(
+        Diagnostic& d = diagnostics_.error(Code::kNoSuchLoop, 
             t->target.span, fmt::format("'terminates {}' names no loop: expected 'game', 'round' or "
                                         "the label of a repeat, while, until or for rule", target));
         if (auto it = program_.rule_labels.find(target); it != program_.rule_labels.end()) {
@@ -300,7 +300,7 @@ void Checker::check_policies() {
     for (const ast::PolicyEntry& entry : policy->entries) {
       auto [it, inserted] = seen.try_emplace(entry.rule.text, entry.rule.span);
       if (!inserted) {
-        diagnostics_.error(entry.rule.span, fmt::format("the policy already has an entry for '{}'", entry.rule.text))
+        diagnostics_.error(Code::kAlreadyDefined, entry.rule.span, fmt::format("the policy already has an entry for '{}'", entry.rule.text))
             .notes.push_back({it->second, "the first one is here"});
         continue;
       }
@@ -308,10 +308,10 @@ void Checker::check_policies() {
       if (scope == choose_scopes_.end()) {
         auto label = program_.rule_labels.find(entry.rule.text);
         if (label == program_.rule_labels.end()) {
-          diagnostics_.error(entry.rule.span, fmt::format("the policy names rule '{}', which does not exist",
+          diagnostics_.error(Code::kBadPolicy, entry.rule.span, fmt::format("the policy names rule '{}', which does not exist",
                                                           entry.rule.text));
         } else {
-          diagnostics_.error(entry.rule.span, fmt::format("the policy names rule '{}', which is not a choice",
+          diagnostics_.error(Code::kBadPolicy, entry.rule.span, fmt::format("the policy names rule '{}', which is not a choice",
                                                           entry.rule.text))
               .notes.push_back({label->second, fmt::format("rule '{}' is here", entry.rule.text)});
         }
@@ -337,7 +337,7 @@ void Checker::warn_unused_definitions() {
                              it->second.span.file == d->name.span.file &&
                              it->second.span.begin == d->name.span.begin;
       if (owns_name && used_defs_.count(d->name.text) == 0) {
-        diagnostics_.warning(d->name.span, fmt::format("definition '{}' is never used", d->name.text));
+        diagnostics_.warning(Code::kUnusedDefinition, d->name.span, fmt::format("definition '{}' is never used", d->name.text));
       }
     }
   }

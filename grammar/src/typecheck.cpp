@@ -31,12 +31,12 @@ const char* kind_name(Symbol::Kind kind) {
 void Checker::bind(const ast::Ident& name, Type type) {
   if (const Symbol* global = find_global(name.text); global != nullptr && !global->builtin &&
       (global->kind == Symbol::Kind::kEnumValue || global->kind == Symbol::Kind::kCardKind)) {
-    diagnostics_.error(name.span, fmt::format("'{}' is an enum value and cannot be used as a local name",
+    diagnostics_.error(Code::kReservedName, name.span, fmt::format("'{}' is an enum value and cannot be used as a local name",
                                               name.text))
         .notes.push_back({global->span, "it is defined here"});
   }
   if (is_builtin_function(name.text)) {
-    diagnostics_.error(name.span, fmt::format("'{}' is a builtin function and cannot be used as a local name",
+    diagnostics_.error(Code::kReservedName, name.span, fmt::format("'{}' is a builtin function and cannot be used as a local name",
                                               name.text));
   }
   scopes_.back().push_back(Local{name.text, std::move(type), name.span});
@@ -68,9 +68,9 @@ std::string Checker::suggestion(const std::string& name) const {
 void Checker::unknown_name(const std::string& name, SourceSpan span) {
   const std::string hint = suggestion(name);
   if (hint.empty()) {
-    diagnostics_.error(span, fmt::format("unknown name '{}'", name));
+    diagnostics_.error(Code::kUnknownName, span, fmt::format("unknown name '{}'", name));
   } else {
-    diagnostics_.error(span, fmt::format("unknown name '{}'; did you mean '{}'?", name, hint));
+    diagnostics_.error(Code::kUnknownName, span, fmt::format("unknown name '{}'; did you mean '{}'?", name, hint));
   }
 }
 
@@ -87,7 +87,7 @@ Type Checker::resolve_type(const ast::TypeExpr& t) {
       for (const EnumInfo& e : program_.enums) {
         if (e.name == t.name) return Type::enumeration(t.name);
       }
-      diagnostics_.error(t.span, fmt::format("unknown type '{}'", t.name));
+      diagnostics_.error(Code::kUnknownName, t.span, fmt::format("unknown type '{}'", t.name));
       return Type::error();
     }
   }
@@ -102,7 +102,7 @@ Type Checker::def_type(const std::string& name) {
   const Symbol& symbol = found->second;
   const auto& def = std::get<ast::DefDecl>(program_.file.decls[symbol.decl_index].node);
   if (std::find(def_stack_.begin(), def_stack_.end(), name) != def_stack_.end()) {
-    diagnostics_.error(def.name.span, fmt::format("definition '{}' depends on itself; recursion is not "
+    diagnostics_.error(Code::kRecursiveDefinition, def.name.span, fmt::format("definition '{}' depends on itself; recursion is not "
                                                   "allowed (use a quantifier or a loop)", name));
     def_types_[name] = Type::error();
     return Type::error();
@@ -116,7 +116,7 @@ Type Checker::def_type(const std::string& name) {
   for (std::size_t i = 0; i < def.params.size(); ++i) {
     for (std::size_t j = 0; j < i; ++j) {
       if (def.params[i].name.text == def.params[j].name.text) {
-        diagnostics_.error(def.params[i].name.span, fmt::format("parameter '{}' is declared twice",
+        diagnostics_.error(Code::kAlreadyDefined, def.params[i].name.span, fmt::format("parameter '{}' is declared twice",
                                                                 def.params[i].name.text));
       }
     }
@@ -135,7 +135,7 @@ Type Checker::def_type(const std::string& name) {
 Type Checker::expect(const ast::Expr& e, const Type& expected, const char* what) {
   const Type actual = expr(e);
   if (!assignable(expected, actual)) {
-    diagnostics_.error(e.span, fmt::format("type mismatch in {}: expected {}, but this is {}", what,
+    diagnostics_.error(Code::kTypeMismatch, e.span, fmt::format("type mismatch in {}: expected {}, but this is {}", what,
                                            to_string(expected), to_string(actual)));
     return Type::error();
   }
@@ -145,7 +145,7 @@ Type Checker::expect(const ast::Expr& e, const Type& expected, const char* what)
 Type Checker::expect_collection(const ast::Expr& e, const char* what) {
   const Type actual = expr(e);
   if (actual.is_error() || actual.is_collection()) return actual;
-  diagnostics_.error(e.span, fmt::format("type mismatch in {}: expected a set or a zone, but this is {}",
+  diagnostics_.error(Code::kTypeMismatch, e.span, fmt::format("type mismatch in {}: expected a set or a zone, but this is {}",
                                          what, to_string(actual)));
   return Type::error();
 }
@@ -187,7 +187,7 @@ Type Checker::expr(const ast::Expr& e) {
             return Type::error();
           }
           if (symbol->per_player) {
-            diagnostics_.error(e.span, fmt::format("{} '{}' is per player: write {}(PLAYER)",
+            diagnostics_.error(Code::kArgumentCount, e.span, fmt::format("{} '{}' is per player: write {}(PLAYER)",
                                                    kind_name(symbol->kind), node.name, node.name));
             return Type::error();
           }
@@ -195,7 +195,7 @@ Type Checker::expr(const ast::Expr& e) {
             used_defs_.insert(node.name);
             const auto& def = std::get<ast::DefDecl>(program_.file.decls[symbol->decl_index].node);
             if (!def.params.empty()) {
-              diagnostics_.error(e.span, fmt::format("definition '{}' takes {} argument{}, but none were given",
+              diagnostics_.error(Code::kArgumentCount, e.span, fmt::format("definition '{}' takes {} argument{}, but none were given",
                                                      node.name, def.params.size(),
                                                      def.params.size() == 1 ? "" : "s"));
               return Type::error();
@@ -217,14 +217,14 @@ Type Checker::expr(const ast::Expr& e) {
             const Type t = expr(item);
             Type joined;
             if (!unify(element, t, joined)) {
-              diagnostics_.error(item.span, fmt::format("set elements must have one type: this is {}, "
+              diagnostics_.error(Code::kTypeMismatch, item.span, fmt::format("set elements must have one type: this is {}, "
                                                         "the others are {}", to_string(t), to_string(element)));
               return Type::error();
             }
             element = joined;
           }
           if (element.is(Type::Kind::kZone)) {
-            diagnostics_.error(e.span, "a set cannot hold zones");
+            diagnostics_.error(Code::kTypeMismatch, e.span, "a set cannot hold zones");
             return Type::error();
           }
           return Type::set_of(element);
@@ -255,7 +255,7 @@ Type Checker::expr(const ast::Expr& e) {
           for (const ast::Expr& key : node.keys) {
             const Type k = expr(key);
             if (!k.is_error() && !k.is(Type::Kind::kInt) && !k.is(Type::Kind::kBool)) {
-              diagnostics_.error(key.span, fmt::format("an ordering key must be int or bool, but this is {}",
+              diagnostics_.error(Code::kTypeMismatch, key.span, fmt::format("an ordering key must be int or bool, but this is {}",
                                                        to_string(k)));
             }
           }
@@ -275,7 +275,7 @@ Type Checker::expr(const ast::Expr& e) {
           const Type b = expr(*node.else_value);
           Type joined;
           if (!unify(a, b, joined)) {
-            diagnostics_.error(e.span, fmt::format("the branches of 'if' have different types: {} and {}",
+            diagnostics_.error(Code::kTypeMismatch, e.span, fmt::format("the branches of 'if' have different types: {} and {}",
                                                    to_string(a), to_string(b)));
             return Type::error();
           }
@@ -288,15 +288,15 @@ Type Checker::expr(const ast::Expr& e) {
 void Checker::order(const ast::Order& o, const Type& domain, const ast::Expr& domain_expr) {
   if (o.kind == ast::OrderKind::kClockwise || o.kind == ast::OrderKind::kCounterclockwise) {
     if (!domain.is_error() && !domain.element_type().is(Type::Kind::kPlayer)) {
-      diagnostics_.error(o.span, fmt::format("a seat order walks players, but the set holds {}",
+      diagnostics_.error(Code::kTypeMismatch, o.span, fmt::format("a seat order walks players, but the set holds {}",
                                              to_string(domain.element_type())));
     }
     expect(o.from.front(), Type::player(), "starting player");
   } else if (!domain.is_error() && !domain.is(Type::Kind::kZone)) {
-    diagnostics_.error(o.span, "'bottom to top' and 'top to bottom' walk a zone");
+    diagnostics_.error(Code::kTypeMismatch, o.span, "'bottom to top' and 'top to bottom' walk a zone");
   } else if (const ast::ZoneDecl* z = zone_decl_of(program_, domain_expr);
              z != nullptr && z->shape == ast::ZoneShape::kSet) {
-    diagnostics_.error(o.span, fmt::format("zone '{}' is an unordered set; only a pile has a bottom and a top",
+    diagnostics_.error(Code::kNeedsPile, o.span, fmt::format("zone '{}' is an unordered set; only a pile has a bottom and a top",
                                            z->name.text));
   }
 }
@@ -329,9 +329,9 @@ Type Checker::binary(const ast::Binary& node, SourceSpan span) {
       const Type b = expr(*node.rhs);
       Type joined;
       if (a.is(Type::Kind::kZone) || b.is(Type::Kind::kZone)) {
-        diagnostics_.error(span, "zones cannot be compared; compare their cards, e.g. count(a) == count(b)");
+        diagnostics_.error(Code::kTypeMismatch, span, "zones cannot be compared; compare their cards, e.g. count(a) == count(b)");
       } else if (!unify(a, b, joined)) {
-        diagnostics_.error(span, fmt::format("cannot compare {} with {}", to_string(a), to_string(b)));
+        diagnostics_.error(Code::kTypeMismatch, span, fmt::format("cannot compare {} with {}", to_string(a), to_string(b)));
       }
       return Type::boolean();
     }
@@ -340,7 +340,7 @@ Type Checker::binary(const ast::Binary& node, SourceSpan span) {
       const Type element = expr(*node.lhs);
       const Type set = expect_collection(*node.rhs, fmt::format("'{}'", op).c_str());
       if (!set.is_error() && !assignable(set.element_type(), element)) {
-        diagnostics_.error(node.lhs->span, fmt::format("'{}' tests membership of {}, but this is {}", op,
+        diagnostics_.error(Code::kTypeMismatch, node.lhs->span, fmt::format("'{}' tests membership of {}, but this is {}", op,
                                                        to_string(set.element_type()), to_string(element)));
       }
       return Type::boolean();
@@ -352,28 +352,28 @@ Type Checker::binary(const ast::Binary& node, SourceSpan span) {
       if (a.is_collection() || b.is_collection()) {
         Type joined;
         if (!a.is_collection() && !a.is_error()) {
-          diagnostics_.error(node.lhs->span, fmt::format("'{}' on sets needs a set on both sides, but this is {}; "
+          diagnostics_.error(Code::kTypeMismatch, node.lhs->span, fmt::format("'{}' on sets needs a set on both sides, but this is {}; "
                                                          "write {{x}} for a set of one", op, to_string(a)));
           return Type::error();
         }
         if (!b.is_collection() && !b.is_error()) {
-          diagnostics_.error(node.rhs->span, fmt::format("'{}' on sets needs a set on both sides, but this is {}; "
+          diagnostics_.error(Code::kTypeMismatch, node.rhs->span, fmt::format("'{}' on sets needs a set on both sides, but this is {}; "
                                                          "write {{x}} for a set of one", op, to_string(b)));
           return Type::error();
         }
         if (!unify(a, b, joined)) {
-          diagnostics_.error(span, fmt::format("cannot combine {} with {}", to_string(a), to_string(b)));
+          diagnostics_.error(Code::kTypeMismatch, span, fmt::format("cannot combine {} with {}", to_string(a), to_string(b)));
           return Type::error();
         }
         return joined.is(Type::Kind::kZone) ? Type::set_of(Type::card()) : joined;
       }
       const std::string what = fmt::format("'{}'", op);
       if (!assignable(Type::integer(), a)) {
-        diagnostics_.error(node.lhs->span, fmt::format("type mismatch in {}: expected int or a set, but this is {}",
+        diagnostics_.error(Code::kTypeMismatch, node.lhs->span, fmt::format("type mismatch in {}: expected int or a set, but this is {}",
                                                        what, to_string(a)));
       }
       if (!assignable(Type::integer(), b)) {
-        diagnostics_.error(node.rhs->span, fmt::format("type mismatch in {}: expected int or a set, but this is {}",
+        diagnostics_.error(Code::kTypeMismatch, node.rhs->span, fmt::format("type mismatch in {}: expected int or a set, but this is {}",
                                                        what, to_string(b)));
       }
       return Type::integer();
@@ -388,13 +388,13 @@ Type Checker::call(const ast::Call& node, SourceSpan span) {
   auto arity = [&](std::size_t lo, std::size_t hi) {
     if (argc >= lo && argc <= hi) return true;
     const std::string expected = lo == hi ? fmt::format("{}", lo) : fmt::format("{} or {}", lo, hi);
-    diagnostics_.error(span, fmt::format("'{}' takes {} argument{}, but {} {} given", name, expected,
+    diagnostics_.error(Code::kArgumentCount, span, fmt::format("'{}' takes {} argument{}, but {} {} given", name, expected,
                                          hi == 1 ? "" : "s", argc, argc == 1 ? "was" : "were"));
     for (const ast::Expr& a : node.args) expr(a);
     return false;
   };
   if (find_local(name) != nullptr) {
-    diagnostics_.error(node.callee.span, fmt::format("'{}' is a local name, not something that can be called", name));
+    diagnostics_.error(Code::kNotCallable, node.callee.span, fmt::format("'{}' is a local name, not something that can be called", name));
     return Type::error();
   }
   if (is_builtin_function(name)) {
@@ -407,10 +407,10 @@ Type Checker::call(const ast::Call& node, SourceSpan span) {
       if (!arity(1, 2)) return Type::error();
       const Type zone = expr(node.args[0]);
       if (!zone.is_error() && !zone.is(Type::Kind::kZone)) {
-        diagnostics_.error(node.args[0].span, fmt::format("'{}' takes a zone, but this is {}", name, to_string(zone)));
+        diagnostics_.error(Code::kTypeMismatch, node.args[0].span, fmt::format("'{}' takes a zone, but this is {}", name, to_string(zone)));
       } else if (const ast::ZoneDecl* z = zone_decl_of(program_, node.args[0]);
                  z != nullptr && z->shape == ast::ZoneShape::kSet) {
-        diagnostics_.error(node.args[0].span,
+        diagnostics_.error(Code::kNeedsPile, node.args[0].span,
                            fmt::format("zone '{}' is an unordered set; only a pile has a {}", z->name.text, name));
       }
       if (argc == 2) {
@@ -472,7 +472,7 @@ Type Checker::call(const ast::Call& node, SourceSpan span) {
     expect(node.args[0], Type::player(), fmt::format("the player of '{}'", name).c_str());
     return symbol->type;
   }
-  diagnostics_.error(node.callee.span, fmt::format("{} '{}' takes no arguments", kind_name(symbol->kind), name))
+  diagnostics_.error(Code::kArgumentCount, node.callee.span, fmt::format("{} '{}' takes no arguments", kind_name(symbol->kind), name))
       .notes.push_back({symbol->span, fmt::format("'{}' is defined here", name)});
   return Type::error();
 }

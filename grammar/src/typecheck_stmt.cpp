@@ -27,7 +27,7 @@ void Checker::assignable_target(const ast::Expr& target, const Type& value_type,
     has_arg = true;
   }
   if (const Local* local = find_local(name)) {
-    diagnostics_.error(target.span, fmt::format("cannot {} '{}': it is a local name; only variables "
+    diagnostics_.error(Code::kNotAssignable, target.span, fmt::format("cannot {} '{}': it is a local name; only variables "
                                                 "declared with 'var' can change", verb, name))
         .notes.push_back({local->span, "it is bound here"});
     return;
@@ -38,17 +38,17 @@ void Checker::assignable_target(const ast::Expr& target, const Type& value_type,
     if (symbol->kind == Symbol::Kind::kOption) why = "options are fixed for the whole game";
     if (symbol->kind == Symbol::Kind::kDef) why = "definitions are computed, not stored";
     if (symbol->kind == Symbol::Kind::kScore) why = "a score is computed; change the variables it reads";
-    diagnostics_.error(target.span, fmt::format("cannot {} {} '{}': {}", verb, kind_name(symbol->kind), name, why));
+    diagnostics_.error(Code::kNotAssignable, target.span, fmt::format("cannot {} {} '{}': {}", verb, kind_name(symbol->kind), name, why));
     return;
   }
   const Type type = expr(target);
   (void)has_arg;
   if (must_be_int) {
     if (!assignable(Type::integer(), type)) {
-      diagnostics_.error(target.span, fmt::format("'add' needs an int variable, but '{}' is {}", name, to_string(type)));
+      diagnostics_.error(Code::kNotAssignable, target.span, fmt::format("'add' needs an int variable, but '{}' is {}", name, to_string(type)));
     }
   } else if (!assignable(type, value_type)) {
-    diagnostics_.error(target.span, fmt::format("type mismatch in assignment: '{}' is {}, but the value is {}",
+    diagnostics_.error(Code::kTypeMismatch, target.span, fmt::format("type mismatch in assignment: '{}' is {}, but the value is {}",
                                                 name, to_string(type), to_string(value_type)));
   }
 }
@@ -58,7 +58,7 @@ void Checker::stmt(const ast::Stmt& s, StmtContext context) {
   pending_label_.clear();
   auto no_effects_here = [&](const char* what) {
     if (context.in_simultaneous) {
-      diagnostics_.error(s.span, fmt::format("'{}' is not allowed in a simultaneous block: it only collects "
+      diagnostics_.error(Code::kNotInSimultaneous, s.span, fmt::format("'{}' is not allowed in a simultaneous block: it only collects "
                                              "secret choices; act on them after the block", what));
     }
   };
@@ -68,7 +68,7 @@ void Checker::stmt(const ast::Stmt& s, StmtContext context) {
         if constexpr (std::is_same_v<T, ast::RuleStmt>) {
           auto [it, inserted] = program_.rule_labels.try_emplace(node.label.text, node.label.span);
           if (!inserted) {
-            diagnostics_.error(node.label.span, fmt::format("rule label '{}' is used twice", node.label.text))
+            diagnostics_.error(Code::kAlreadyDefined, node.label.span, fmt::format("rule label '{}' is used twice", node.label.text))
                 .notes.push_back({it->second, "the first one is here"});
           }
           const auto& body = node.body->node;
@@ -105,7 +105,7 @@ void Checker::stmt(const ast::Stmt& s, StmtContext context) {
           no_effects_here("simultaneous");
           const Type domain = expect_collection(node.domain, "'simultaneous for each'");
           if (!domain.is_error() && !domain.element_type().is(Type::Kind::kPlayer)) {
-            diagnostics_.error(node.domain.span, "'simultaneous for each' ranges over players");
+            diagnostics_.error(Code::kTypeMismatch, node.domain.span, "'simultaneous for each' ranges over players");
           }
           push_scope();
           bind(node.var, Type::player());
@@ -128,7 +128,7 @@ void Checker::stmt(const ast::Stmt& s, StmtContext context) {
         } else if constexpr (std::is_same_v<T, ast::LetStmt>) {
           const Type t = expr(node.value);
           if (t.is(Type::Kind::kZone)) {
-            diagnostics_.error(node.value.span, "'let' cannot name a zone; name the zone's cards with a set "
+            diagnostics_.error(Code::kLetZone, node.value.span, "'let' cannot name a zone; name the zone's cards with a set "
                                                 "comprehension, or write the zone where it is used");
           }
           bind(node.name, t);
@@ -137,7 +137,7 @@ void Checker::stmt(const ast::Stmt& s, StmtContext context) {
           const Type cards = expr(node.cards);
           if (!cards.is_error() && !cards.is(Type::Kind::kCard) &&
               !(cards.is_collection() && assignable(Type::card(), cards.element_type()))) {
-            diagnostics_.error(node.cards.span, fmt::format("'move' takes a card, a set of cards or a zone, "
+            diagnostics_.error(Code::kTypeMismatch, node.cards.span, fmt::format("'move' takes a card, a set of cards or a zone, "
                                                             "but this is {}", to_string(cards)));
           }
           zone_target(node.target, node.placement.has_value());
@@ -154,7 +154,7 @@ void Checker::stmt(const ast::Stmt& s, StmtContext context) {
           const Type cards = expr(node.cards);
           if (!cards.is_error() && !cards.is(Type::Kind::kCard) &&
               !(cards.is_collection() && assignable(Type::card(), cards.element_type()))) {
-            diagnostics_.error(node.cards.span, fmt::format("'flip' takes a card, a set of cards or a zone, "
+            diagnostics_.error(Code::kTypeMismatch, node.cards.span, fmt::format("'flip' takes a card, a set of cards or a zone, "
                                                             "but this is {}", to_string(cards)));
           }
         } else if constexpr (std::is_same_v<T, ast::SetStmt>) {
@@ -178,12 +178,12 @@ void Checker::stmt(const ast::Stmt& s, StmtContext context) {
 void Checker::zone_target(const ast::Expr& target, bool placed) {
   const Type t = expr(target);
   if (!t.is_error() && !t.is(Type::Kind::kZone)) {
-    diagnostics_.error(target.span, fmt::format("the target must be a zone, but this is {}", to_string(t)));
+    diagnostics_.error(Code::kTypeMismatch, target.span, fmt::format("the target must be a zone, but this is {}", to_string(t)));
     return;
   }
   if (placed) {
     if (const ast::ZoneDecl* z = zone_decl_of(program_, target); z != nullptr && z->shape == ast::ZoneShape::kSet) {
-      diagnostics_.error(target.span, fmt::format("zone '{}' is an unordered set; 'at top' and 'at bottom' need a pile",
+      diagnostics_.error(Code::kNeedsPile, target.span, fmt::format("zone '{}' is an unordered set; 'at top' and 'at bottom' need a pile",
                                                   z->name.text));
     }
   }

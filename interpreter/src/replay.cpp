@@ -84,7 +84,7 @@ class Replayer : public EventSink {
   [[noreturn]] static void bad_log(const LogLine& line, std::string_view key, const std::string& message) {
     throw LogError(line, std::string(key), message);
   }
-  [[noreturn]] void stop(ReplayOutcome outcome, const LogLine& line, std::string_view key, std::string message,
+  [[noreturn]] void stop(ReplayOutcome outcome, grammar::Code code, const LogLine& line, std::string_view key, std::string message,
                          std::vector<grammar::DiagnosticNote> notes) const;
   [[nodiscard]] grammar::DiagnosticNote rule_note(std::int32_t instr, const std::string& message) const;
   [[nodiscard]] grammar::DiagnosticNote legal_note(const State& state) const;
@@ -138,9 +138,10 @@ grammar::SourceSpan Replayer::span(const LogLine& line, std::string_view key, st
   return log_span(text_, log_file_, line, key, column);
 }
 
-void Replayer::stop(ReplayOutcome outcome, const LogLine& line, std::string_view key, std::string message,
-                    std::vector<grammar::DiagnosticNote> notes) const {
+void Replayer::stop(ReplayOutcome outcome, grammar::Code code, const LogLine& line, std::string_view key,
+                    std::string message, std::vector<grammar::DiagnosticNote> notes) const {
   grammar::Diagnostic d;
+  d.code = code;
   d.span = span(line, key);
   d.message = std::move(message);
   d.notes = std::move(notes);
@@ -183,7 +184,7 @@ LogValue Replayer::field(const LogEvent& event, LogValue object, const char* key
 
 Value Replayer::choice_of(const State& state, const LogLine& line, LogValue j, const Value& shape) {
   auto wrong = [&](const char* expected) {
-    stop(ReplayOutcome::kIllegal, line, "choice",
+    stop(ReplayOutcome::kIllegal, grammar::Code::kIllegalChoice, line, "choice",
          fmt::format("the rules ask for {} here, not {}", expected, j.dump()), {});
   };
   const auto scalar = [&](Kind kind, std::int32_t enum_id, LogValue x) -> Value {
@@ -235,7 +236,7 @@ std::int32_t Replayer::rule_of(const LogLine& line, LogValue body) const {
 GameConfig Replayer::read_header() {
   detail::LogHeader header = detail::read_log_header(reader_, machine_, options_.options, options_.strict);
   header_line_ = header.line;
-  for (const auto& [key, message] : header.warnings) result_.diagnostics.warning(span(header.line, key), message);
+  for (const auto& [key, message] : header.warnings) result_.diagnostics.warning(grammar::Code::kLogHeader, span(header.line, key), message);
   names_ = LogNames(machine_, header.seats, std::move(header.names));
   for (std::int32_t p = 0; p < header.seats; ++p) result_.seat_names.push_back(names_.who(p));
   return header.config;
@@ -354,21 +355,21 @@ void Replayer::chose(const State& state, PlayerId player, std::int32_t rule, con
     return;
   }
   if (logged_player != player) {
-    stop(ReplayOutcome::kIllegal, event->line, "player",
+    stop(ReplayOutcome::kIllegal, grammar::Code::kWrongPlayer, event->line, "player",
          fmt::format("step {}: the rules make an automated decision for {} here ({}), not for {}", result_.steps + 1,
                      names_.who(player), machine_.where(ir_.code[static_cast<std::size_t>(state.pc)].span), names_.who(logged_player)),
          {rule_note(state.pc, "the decision is made here")});
   }
   const std::int32_t logged_rule = rule_of(event->line, body);
   if (logged_rule != -2 && logged_rule != rule) {
-    stop(ReplayOutcome::kIllegal, event->line, "rule",
+    stop(ReplayOutcome::kIllegal, grammar::Code::kWrongRule, event->line, "rule",
          fmt::format("step {}: the automated decision here is in {}, not in {}", result_.steps + 1, rule_text(rule),
                      rule_text(logged_rule)),
          {rule_note(state.pc, "the decision is made here")});
   }
   const Value logged = choice_of(state, event->line, field(*event, body, "choice", "what was chosen"), choice);
   if (!equal(logged, choice)) {
-    stop(ReplayOutcome::kIllegal, event->line, "choice",
+    stop(ReplayOutcome::kIllegal, grammar::Code::kIllegalChoice, event->line, "choice",
          fmt::format("step {}: the policy of {} chooses {} for {}, not {}", result_.steps + 1, rule_text(rule),
                      names_.notation(state, choice), names_.who(player), names_.notation(state, logged)),
          {rule_note(state.pc, "the choice is made here, by the policy for automated seats")});
@@ -383,14 +384,14 @@ void Replayer::check_move(State& state, const LogEvent& event) {
   const std::int64_t step = result_.steps + 1;
   const PlayerId player = names_.player(event.line, field(event, body, "player", "who moves"), "player");
   if (player != decision.player) {
-    stop(ReplayOutcome::kIllegal, event.line, "player",
+    stop(ReplayOutcome::kIllegal, grammar::Code::kWrongPlayer, event.line, "player",
          fmt::format("step {}: it is not {}'s move: the rules wait for {}", step, names_.who(player),
                      waiting_text(state)),
          {rule_note(decision.instr, "the choice is asked here"), legal_note(state)});
   }
   const std::int32_t rule = rule_of(event.line, body);
   if (rule != -2 && rule != decision.rule) {
-    stop(ReplayOutcome::kIllegal, event.line, "rule",
+    stop(ReplayOutcome::kIllegal, grammar::Code::kWrongRule, event.line, "rule",
          fmt::format("step {}: the rules ask {} to choose in {} here, not in {}", step,
                      names_.who(player), rule_text(decision.rule), rule_text(rule)),
          {rule_note(decision.instr, "the choice is asked here"), legal_note(state)});
@@ -405,7 +406,7 @@ void Replayer::check_move(State& state, const LogEvent& event) {
                                                               names_.zone_text(state.card_zone[static_cast<std::size_t>(choice.scalar)]))});
     }
     notes.push_back(legal_note(state));
-    stop(ReplayOutcome::kIllegal, event.line, "choice",
+    stop(ReplayOutcome::kIllegal, grammar::Code::kIllegalChoice, event.line, "choice",
          fmt::format("step {}: {} may not choose {} in {}", step, names_.who(player),
                      names_.notation(state, choice), rule_text(decision.rule)),
          std::move(notes));
@@ -429,6 +430,7 @@ void Replayer::finish_fault(const State& state) {
   }
   const LogEvent at = recorded ? *event : LogEvent{EventType::kFault, reader_.last_line(), {}};
   grammar::Diagnostic d;
+  d.code = grammar::Code::kRuleFault;
   d.span = span(at.line);
   d.message = fmt::format("after step {} the rules stop with a rule fault in {}: {}", result_.steps, rule_text(fault.rule), fault.message);
   d.notes.push_back(grammar::DiagnosticNote{fault.span, "the fault is here"});
@@ -455,7 +457,7 @@ void Replayer::check_end(const State& state) {
           for (const PlayerId p : ps) out.push_back(names_.who(p));
           return out.empty() ? std::string("nobody") : fmt::format("{}", fmt::join(out, ", "));
         };
-        stop(ReplayOutcome::kIllegal, event->line, "winners",
+        stop(ReplayOutcome::kIllegal, grammar::Code::kWrongResult, event->line, "winners",
              fmt::format("the log says {} won; by the rules the winners are {}", names(logged), names(actual)), {});
       }
     }
@@ -471,7 +473,7 @@ void Replayer::check_end(const State& state) {
         std::size_t p = 0;
         if (same) logged.each([&](LogValue v) { same = same && v.is(actual[p++]); });
         if (!same) {
-          stop(ReplayOutcome::kIllegal, event->line, "scores",
+          stop(ReplayOutcome::kIllegal, grammar::Code::kWrongResult, event->line, "scores",
                fmt::format("the log gives {} as {}; by the rules it is [{}]", name, logged.dump(), fmt::join(actual, ",")), {});
         }
       });
@@ -480,7 +482,7 @@ void Replayer::check_end(const State& state) {
       if (!end.contains(key)) continue;
       const std::int64_t actual = std::string_view(key) == "rounds" ? state.rounds : state.moves;
       if (!end.at(key).is(actual)) {
-        stop(ReplayOutcome::kIllegal, event->line, key,
+        stop(ReplayOutcome::kIllegal, grammar::Code::kWrongResult, event->line, key,
              fmt::format("the log says the game ended after {} {}; by the rules it ends after {}", end.at(key).dump(), key, actual), {});
       }
     }
@@ -518,7 +520,7 @@ void Replayer::play(State& state) {
       }
       case EventType::kEnd:
       case EventType::kFault:
-        stop(ReplayOutcome::kIllegal, event->line, "",
+        stop(ReplayOutcome::kIllegal, grammar::Code::kEndedEarly, event->line, "",
              fmt::format("the log says the game {} here, but the rules wait for {}",
                          event->type == EventType::kEnd ? "ended" : "stopped with a rule fault", waiting_text(state)),
              {rule_note(state.decision->instr, "the choice is asked here"), legal_note(state)});
@@ -579,6 +581,7 @@ ReplayResult replay(const Machine& machine, const grammar::SourceManager& source
   } catch (const LogError& e) {
     // A line the reader could not take: not JSON, not an object, not a known kind of line.
     grammar::Diagnostic d;
+    d.code = grammar::Code::kMalformedLog;
     d.span = log_span(sources.file(log_file).text, log_file, e.line, e.key, e.column);
     d.message = e.what();
     result.outcome = ReplayOutcome::kBadLog;

@@ -34,7 +34,7 @@ TEST_CASE("cli: check exits 1 on errors and prints them as a compiler does", "[c
   rulebook::test::write_text(dir + "/bad.rules", kBadFile);
   const auto r = run_rulebook("check " + quoted(dir + "/bad.rules"));
   CHECK(r.exit_code == 1);
-  CHECK(r.err.find("bad.rules:6:7: error: type mismatch in assignment: 'n' is int, but the value is bool\n"
+  CHECK(r.err.find("bad.rules:6:7: error: type mismatch in assignment: 'n' is int, but the value is bool [E0302]\n"
                    "    6 |   set n := true\n"
                    "      |       ^\n") != std::string::npos);
   CHECK(r.err.find("1 error, 0 warnings") != std::string::npos);
@@ -56,6 +56,7 @@ TEST_CASE("cli: check --format json gives the same diagnostics as JSON", "[cli]"
   REQUIRE(json["diagnostics"].size() == 1);
   const auto& d = json["diagnostics"][0];
   CHECK(d["severity"] == "error");
+  CHECK(d["code"] == "E0302");
   CHECK(d["line"] == 6);
   CHECK(d["column"] == 7);
   CHECK(d["end_column"] == 8);

@@ -212,6 +212,7 @@ void require_bad(Sample& s, const std::vector<std::string>& lines, std::size_t l
   INFO(r.rendered);
   REQUIRE(r.result.outcome == ri::ReplayOutcome::kBadLog);
   REQUIRE(r.error() != nullptr);
+  CHECK(r.error()->code == rulebook::grammar::Code::kMalformedLog);
   CHECK(r.error()->span.line == line);
   CHECK_THAT(r.error()->message, Catch::Contains(text));
 }
@@ -369,6 +370,7 @@ TEST_CASE("replay: a result the rules do not give is an illegal step", "[replay]
   const Replayed r = replay_text(*s.rules, join_lines(lines));
   REQUIRE(r.result.outcome == ri::ReplayOutcome::kIllegal);
   CHECK(r.error()->span.line == lines.size());
+  CHECK(r.error()->code == rulebook::grammar::Code::kWrongResult);
   CHECK_THAT(r.error()->message, Catch::Contains("by the rules the winners are"));
 }
 
@@ -386,6 +388,8 @@ TEST_CASE("replay: an illegal move names the rule's source line and the legal mo
   INFO(r.rendered);
   REQUIRE(r.result.outcome == ri::ReplayOutcome::kIllegal);
   CHECK(r.error()->span.line == i + 1);
+  CHECK(r.error()->code == rulebook::grammar::Code::kIllegalChoice);
+  CHECK_THAT(r.rendered, Catch::Contains("[E0605]"));
   CHECK_THAT(r.rendered, Catch::Contains("clusterfk.rules:"));
   CHECK_THAT(r.rendered, Catch::Contains(card + " is in "));
   CHECK_THAT(r.rendered, Catch::Contains("legal here for player "));

@@ -42,6 +42,7 @@ TEST_CASE("limits: expressions nested 100,000 deep are a syntax error, not a sta
       CHECK(r.exit_code == 1);
       CHECK(r.err.find("deep.rules:4:") != std::string::npos);
       CHECK(r.err.find("error: nesting deeper than 200 levels") != std::string::npos);
+      CHECK(r.err.find("[E0103]") != std::string::npos);
     }
   }
   std::filesystem::remove_all(dir);
@@ -161,5 +162,6 @@ TEST_CASE("limits: a log line nested 100,000 deep is a bad log (exit 2), not a s
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("deep.jsonl:2:1: error: this line is not JSON") != std::string::npos);
   CHECK(r.err.find("too deep") != std::string::npos);
+  CHECK(r.err.find("[E0601]") != std::string::npos);
   std::filesystem::remove_all(dir);
 }

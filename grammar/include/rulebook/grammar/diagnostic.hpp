@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "rulebook/grammar/codes.hpp"
 #include "rulebook/grammar/source.hpp"
 
 namespace rulebook::grammar {
@@ -19,6 +20,7 @@ struct DiagnosticNote {
 
 struct Diagnostic {
   Severity severity = Severity::kError;
+  Code code = Code::kInternal;  // every producer sets it; see codes.hpp
   SourceSpan span;
   std::string message;
   std::vector<DiagnosticNote> notes;
@@ -27,8 +29,8 @@ struct Diagnostic {
 // Collects diagnostics of one run; passes append, nobody stops at the first error.
 class Diagnostics {
  public:
-  Diagnostic& error(SourceSpan span, std::string message);
-  Diagnostic& warning(SourceSpan span, std::string message);
+  Diagnostic& error(Code code, SourceSpan span, std::string message);
+  Diagnostic& warning(Code code, SourceSpan span, std::string message);
   void add(Diagnostic diagnostic) { items_.push_back(std::move(diagnostic)); }
 
   [[nodiscard]] const std::vector<Diagnostic>& items() const { return items_; }
@@ -43,12 +45,12 @@ class Diagnostics {
   std::vector<Diagnostic> items_;
 };
 
-// Human form: `path:line:col: error: message`, the source line, a caret (with tildes under
+// Human form: `path:line:col: error: message [E0302]`, the source line, a caret (with tildes under
 // the rest of the span on that line), then each note the same way.
 std::string render_text(const Diagnostic& diagnostic, const SourceManager& sources, bool color);
 
-// Machine form: a JSON array of objects {severity, file, line, column, end_line, end_column,
-// message, notes:[...]}; same content as the text form.
+// Machine form: a JSON array of objects {severity, code, file, line, column, end_line,
+// end_column, message, notes:[...]}; same content as the text form.
 std::string render_json(const std::vector<Diagnostic>& diagnostics, const SourceManager& sources);
 
 const char* severity_name(Severity severity);
