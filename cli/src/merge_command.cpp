@@ -1,0 +1,76 @@
+// `rulebook merge STATS...`: adds up the statistics files of the shards of one simulation
+// (`simulate --shard I/N --stats FILE`) and prints the report one run of all games prints.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "output.hpp"
+#include "rulebook/grammar/source.hpp"
+#include "simulation_stats.hpp"
+
+namespace rulebook::cli {
+
+namespace {
+
+struct MergeOptions {
+  std::vector<std::string> files;
+  std::string format = "text";
+  std::string stats;
+};
+
+int run_merge(const MergeOptions& options) {
+  std::vector<SimulationStats> shards;
+  for (const std::string& path : options.files) {
+    std::string error;
+    const std::optional<std::string> text = grammar::read_file(path, error);
+    if (!text) {
+      fmt::print(stderr, "error: cannot read '{}': {}\n", path, error);
+      return kExitBadInput;
+    }
+    try {
+      shards.push_back(stats_from_json(nlohmann::json::parse(*text)));
+    } catch (const nlohmann::json::parse_error& e) {
+      fmt::print(stderr, "error: {}: not JSON: {}\n", path, e.what());
+      return kExitBadInput;
+    } catch (const StatsError& e) {
+      fmt::print(stderr, "error: {}: {}\n", path, e.what());
+      return kExitBadInput;
+    }
+  }
+  SimulationStats merged;
+  try {
+    merged = merge_stats(std::move(shards));
+  } catch (const StatsError& e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    return kExitBadInput;
+  }
+  if (!options.stats.empty()) {
+    const std::string write_error = write_file_atomically(options.stats, stats_to_json(merged).dump(1) + "\n");
+    if (!write_error.empty()) {
+      fmt::print(stderr, "error: {}\n", write_error);
+      return kExitBadInput;
+    }
+  }
+  fmt::print("{}", stats_report(merged, options.format == "json"));
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_merge_command(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<MergeOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "merge", "Add up the statistics of the shards of one simulation (simulate --shard I/N --stats FILE)");
+  cmd->add_option("stats", options->files, "Statistics files, one per shard, in any order")->required();
+  cmd->add_option("--format", options->format, "Output format")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->default_str("text");
+  cmd->add_option("--stats", options->stats, "Also save the merged statistics to this file");
+  cmd->callback([options, &exit_code] { exit_code = run_merge(*options); });
+}
+
+}  // namespace rulebook::cli

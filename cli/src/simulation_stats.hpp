@@ -1,0 +1,75 @@
+// The statistics of a simulation: what `simulate` reports, what `simulate --stats` saves,
+// and what `rulebook merge` adds up. They keep whole histograms (not means), so that shards
+// of a run merge into exactly the statistics of one run of all its games.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "rulebook/interpreter/simulate.hpp"
+
+namespace rulebook::cli {
+
+struct SimulationStats {
+  // What was run. Shards merge only when all of this agrees.
+  std::string ruleset;      // the title
+  std::string file;         // as given on the command line
+  std::string source_hash;  // of the rule texts
+  std::int64_t players_requested = 0;  // --players, 0 for the default
+  std::map<std::string, std::string> options;
+  std::uint64_t seed = 0;
+  std::int64_t max_moves = 0;
+  std::int64_t games = 0;   // of the whole run, all shards
+  std::int64_t shard = 0;   // 0-based, below `shards`
+  std::int64_t shards = 1;
+  std::vector<std::string> labels;        // rule labels, in the ruleset's order
+  std::vector<std::string> label_places;  // file:line of each label
+
+  // What happened, in game order.
+  std::int64_t first = 0;   // the index of the shard's first game
+  std::int64_t played = 0;
+  bool interrupted = false;
+  std::vector<bool> automated;  // per seat
+  std::vector<std::int64_t> wins;
+  std::int64_t no_winner = 0;
+  std::int64_t capped = 0;
+  std::vector<std::int64_t> capped_games;
+  std::map<std::int64_t, std::int64_t> rounds;  // value -> games, finished games only
+  std::map<std::int64_t, std::int64_t> moves;
+  std::vector<std::uint64_t> fired;  // per label
+
+  // Folds in game `index`, which has no rule fault.
+  void add(const interpreter::GameResult& result, std::int64_t index);
+  [[nodiscard]] std::int64_t finished() const { return played - capped; }
+  [[nodiscard]] std::size_t human_players() const;
+};
+
+inline constexpr std::int64_t kMaxShards = 1000000;
+
+// The games of shard `shard` of `shards`: [first, last).
+std::pair<std::int64_t, std::int64_t> shard_range(std::int64_t games, std::int64_t shard, std::int64_t shards);
+
+// The saved form ("rulebook-stats": 1, ...).
+nlohmann::json stats_to_json(const SimulationStats& stats);
+
+// A statistics file that cannot be read back: the message says which field and why.
+class StatsError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+SimulationStats stats_from_json(const nlohmann::json& j);
+
+// Adds up the shards of one run, given in any order. Throws StatsError when they are not
+// all the shards of one run (another ruleset, options or seed; a shard missing, repeated or
+// interrupted).
+SimulationStats merge_stats(std::vector<SimulationStats> shards);
+
+// The report `simulate` prints on stdout, as text or JSON.
+std::string stats_report(const SimulationStats& stats, bool json);
+
+}  // namespace rulebook::cli
