@@ -10,6 +10,7 @@
 #include "commands.hpp"
 #include "output.hpp"
 #include "rulebook/grammar/source.hpp"
+#include "plots.hpp"
 #include "simulation_stats.hpp"
 
 namespace rulebook::cli {
@@ -20,6 +21,7 @@ struct MergeOptions {
   std::vector<std::string> files;
   std::string format = "text";
   std::string stats;
+  std::string plot;
 };
 
 int run_merge(const MergeOptions& options) {
@@ -55,6 +57,13 @@ int run_merge(const MergeOptions& options) {
       return kExitBadInput;
     }
   }
+  if (!options.plot.empty()) {
+    const std::string plot_error = write_plots(merged, options.plot);
+    if (!plot_error.empty()) {
+      fmt::print(stderr, "error: {}\n", plot_error);
+      return kExitBadInput;
+    }
+  }
   fmt::print("{}", stats_report(merged, options.format == "json"));
   return kExitOk;
 }
@@ -70,6 +79,7 @@ void add_merge_command(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"text", "json"}))
       ->default_str("text");
   cmd->add_option("--stats", options->stats, "Also save the merged statistics to this file");
+  cmd->add_option("--plot", options->plot, "Write SVG charts (win rates, game lengths) into this folder");
   cmd->callback([options, &exit_code] { exit_code = run_merge(*options); });
 }
 

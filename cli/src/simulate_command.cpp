@@ -16,6 +16,7 @@
 #include "commands.hpp"
 #include "game_setup.hpp"
 #include "output.hpp"
+#include "plots.hpp"
 #include "simulation_stats.hpp"
 #include "rulebook/interpreter/log.hpp"
 #include "rulebook/interpreter/simulate.hpp"
@@ -35,6 +36,7 @@ struct SimulateOptions {
   std::string format = "text";
   std::string shard;  // "I/N"
   std::string stats;  // where to save the mergeable statistics
+  std::string plot;   // folder for the SVG charts
 };
 
 // "I/N" with 0 <= I < N, or a message on stderr.
@@ -198,6 +200,13 @@ int run_simulate(const SimulateOptions& options) {
       return kExitBadInput;
     }
   }
+  if (!options.plot.empty()) {
+    const std::string plot_error = write_plots(stats, options.plot);
+    if (!plot_error.empty()) {
+      fmt::print(stderr, "error: {}\n", plot_error);
+      return kExitBadInput;
+    }
+  }
   fmt::print("{}", stats_report(stats, options.format == "json"));
   return stopped ? kExitInterrupted : kExitOk;
 }
@@ -221,6 +230,7 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
       ->type_name("I/N");
   cmd->add_option("--stats", options->stats,
                   "Save the statistics to this file, for 'rulebook merge' (written through a temporary file)");
+  cmd->add_option("--plot", options->plot, "Write SVG charts (win rates, game lengths) into this folder");
   cmd->add_option("--format", options->format, "Output format")->check(CLI::IsMember({"text", "json"}))->default_str("text");
   cmd->callback([options, &exit_code] { exit_code = run_simulate(*options); });
 }

@@ -230,12 +230,8 @@ SimulationStats merge_stats(std::vector<SimulationStats> shards) {
   return out;
 }
 
-// ---- the report ---------------------------------------------------------------------
-
-namespace {
-
 // Wilson score interval at 95%.
-std::pair<double, double> wilson(std::int64_t wins, std::int64_t n) {
+std::pair<double, double> wilson_interval(std::int64_t wins, std::int64_t n) {
   if (n == 0) return {0, 0};
   const double z = 1.959963984540054;
   const double p = static_cast<double>(wins) / static_cast<double>(n);
@@ -245,6 +241,10 @@ std::pair<double, double> wilson(std::int64_t wins, std::int64_t n) {
   const double half = z * std::sqrt(p * (1 - p) / nn + z * z / (4 * nn * nn)) / denom;
   return {std::max(0.0, center - half), std::min(1.0, center + half)};
 }
+
+// ---- the report ---------------------------------------------------------------------
+
+namespace {
 
 struct Distribution {
   double mean = 0;
@@ -306,7 +306,7 @@ std::string stats_report(const SimulationStats& s, bool json) {
     out["max_moves"] = s.max_moves;
     nlohmann::json players = nlohmann::json::array();
     for (std::size_t p = 0; p < seats; ++p) {
-      const auto [lo, hi] = wilson(s.wins[p], finished);
+      const auto [lo, hi] = wilson_interval(s.wins[p], finished);
       players.push_back({{"player", p}, {"automated", static_cast<bool>(s.automated[p])}, {"wins", s.wins[p]},
                          {"win_rate", rate(s.wins[p], finished)}, {"ci95", {lo, hi}}});
     }
@@ -326,7 +326,7 @@ std::string stats_report(const SimulationStats& s, bool json) {
   }
   out += "wins by player (share of finished games, 95% confidence interval):\n";
   for (std::size_t p = 0; p < seats; ++p) {
-    const auto [lo, hi] = wilson(s.wins[p], finished);
+    const auto [lo, hi] = wilson_interval(s.wins[p], finished);
     out += fmt::format("  player {}{}: {:5.1f}%  [{:.1f}%, {:.1f}%]\n", p, s.automated[p] ? " (automated)" : "",
                        rate(s.wins[p], finished) * 100, lo * 100, hi * 100);
   }

@@ -69,6 +69,9 @@ SimulationStats stats_from_json(const nlohmann::json& j);
 // interrupted).
 SimulationStats merge_stats(std::vector<SimulationStats> shards);
 
+// The 95% confidence interval of a share (Wilson score interval).
+std::pair<double, double> wilson_interval(std::int64_t wins, std::int64_t n);
+
 // The report `simulate` prints on stdout, as text or JSON.
 std::string stats_report(const SimulationStats& stats, bool json);
 
