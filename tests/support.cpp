@@ -113,11 +113,11 @@ std::int64_t games(std::int64_t n) {
   return d > 1 ? std::max<std::int64_t>(1, n / d) : n;
 }
 
-RunResult run_rulebook(const std::string& args, const std::string& stdin_text) {
+RunResult run_rulebook(const std::string& args, const std::string& stdin_text, const std::string& env) {
   const std::string dir = temp_folder();
   const std::string in = dir + "/stdin", out = dir + "/stdout", err = dir + "/stderr";
   write_text(in, stdin_text);
-  const std::string command = fmt::format("NO_COLOR=1 '{}' {} <'{}' >'{}' 2>'{}'", RULEBOOK_EXECUTABLE,
+  const std::string command = fmt::format("NO_COLOR=1 {} '{}' {} <'{}' >'{}' 2>'{}'", env, RULEBOOK_EXECUTABLE,
                                           args, in, out, err);
   const int status = std::system(command.c_str());
   RunResult r;

@@ -43,7 +43,8 @@ struct RunResult {
   std::string out;
   std::string err;
 };
-RunResult run_rulebook(const std::string& args, const std::string& stdin_text = "");
+// `env` (as `PATH=/nowhere`) goes before the command, for the command only.
+RunResult run_rulebook(const std::string& args, const std::string& stdin_text = "", const std::string& env = "");
 
 // `n` games for a test that plays many, divided by RULEBOOK_TEST_DIVISOR when it is set (the
 // sanitizer build in CI sets 10: every test runs, the long ones on a tenth of their games).

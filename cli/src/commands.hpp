@@ -13,6 +13,7 @@ void add_simulate_command(CLI::App& app, int& exit_code);
 void add_replay_command(CLI::App& app, int& exit_code);
 void add_verify_command(CLI::App& app, int& exit_code);
 void add_explain_command(CLI::App& app, int& exit_code);
+void add_graph_command(CLI::App& app, int& exit_code);
 void add_merge_command(CLI::App& app, int& exit_code);
 
 }  // namespace rulebook::cli

@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
   rulebook::cli::add_replay_command(app, exit_code);
   rulebook::cli::add_verify_command(app, exit_code);
   rulebook::cli::add_merge_command(app, exit_code);
+  rulebook::cli::add_graph_command(app, exit_code);
   rulebook::cli::add_explain_command(app, exit_code);
   try {
     app.parse(argc, argv);
