@@ -11,17 +11,17 @@
 
 namespace rulebook::cli {
 
-std::optional<interpreter::Machine> load_machine(const std::string& path, int& exit_code) {
+std::optional<interpreter::Machine> load_machine(const std::string& path, int& exit_code, OutputFormat format) {
   grammar::SourceManager sources;
-  return load_machine(path, exit_code, sources);
+  return load_machine(path, exit_code, sources, format);
 }
 
 std::optional<interpreter::Machine> load_machine(const std::string& path, int& exit_code,
-                                                 grammar::SourceManager& sources) {
+                                                 grammar::SourceManager& sources, OutputFormat format) {
   grammar::Diagnostics diagnostics;
   const grammar::LoadResult result = grammar::load_ruleset(path, sources, diagnostics);
   if (result.status != grammar::LoadStatus::kOk) {
-    print_diagnostics(diagnostics, sources, OutputFormat::kText);
+    print_diagnostics(diagnostics, sources, format);
     exit_code = result.status == grammar::LoadStatus::kUnreadable ? kExitBadInput : kExitFinding;
     return std::nullopt;
   }

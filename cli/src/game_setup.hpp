@@ -10,17 +10,22 @@
 
 #include <CLI/CLI.hpp>
 
+#include "output.hpp"
 #include "rulebook/grammar/source.hpp"
 #include "rulebook/interpreter/machine.hpp"
 
 namespace rulebook::cli {
 
-// Reads, checks and lowers a ruleset. On failure prints the diagnostics (or the reason) and
-// returns nullopt with `exit_code` set (1 for errors in the rules, 2 for an unreadable file).
-std::optional<interpreter::Machine> load_machine(const std::string& path, int& exit_code);
+// Reads, checks and lowers a ruleset. On failure prints the diagnostics (or the reason), in
+// `format` (JSON and SARIF on stdout, in place of the command's result), and returns nullopt
+// with `exit_code` set (1 for errors in the rules, 2 for an unreadable file). Warnings alone
+// go to stderr as text.
+std::optional<interpreter::Machine> load_machine(const std::string& path, int& exit_code,
+                                                 OutputFormat format = OutputFormat::kText);
 // The same, keeping the rule texts in `sources` (for messages that quote rule lines).
 std::optional<interpreter::Machine> load_machine(const std::string& path, int& exit_code,
-                                                 grammar::SourceManager& sources);
+                                                 grammar::SourceManager& sources,
+                                                 OutputFormat format = OutputFormat::kText);
 
 // The options every game command takes.
 struct GameOptions {

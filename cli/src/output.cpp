@@ -12,6 +12,9 @@
 #include <fstream>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "sarif.hpp"
 
 namespace rulebook::cli {
 
@@ -28,10 +31,22 @@ bool stderr_wants_color() {
   return isatty(STDERR_FILENO) != 0;
 }
 
+OutputFormat output_format(const std::string& name) {
+  return name == "json" ? OutputFormat::kJson : name == "sarif" ? OutputFormat::kSarif : OutputFormat::kText;
+}
+
 void print_diagnostics(const grammar::Diagnostics& diagnostics,
                        const grammar::SourceManager& sources, OutputFormat format) {
   if (format == OutputFormat::kJson) {
-    fmt::print("{}\n", grammar::render_json(diagnostics.items(), sources));
+    nlohmann::json out;
+    out["diagnostics"] = nlohmann::json::parse(grammar::render_json(diagnostics.items(), sources));
+    out["errors"] = diagnostics.error_count();
+    out["warnings"] = diagnostics.warning_count();
+    fmt::print("{}\n", out.dump(2));
+    return;
+  }
+  if (format == OutputFormat::kSarif) {
+    fmt::print("{}\n", diagnostics_sarif(diagnostics, sources).dump(2));
     return;
   }
   const bool color = stderr_wants_color();

@@ -16,15 +16,19 @@ inline constexpr int kExitFinding = 1;   // errors in the rules, a refuted prope
 inline constexpr int kExitBadInput = 2;  // unreadable file, bad arguments
 inline constexpr int kExitInterrupted = 130;  // stopped by SIGINT (128 + 2, as shells report it)
 
-enum class OutputFormat { kText, kJson };
+enum class OutputFormat { kText, kJson, kSarif };
+
+// "text", "json" or "sarif" (what the --format options accept).
+OutputFormat output_format(const std::string& name);
 
 // `--color`: auto (the default) colours a terminal unless NO_COLOR is set and not empty.
 enum class ColorChoice { kAuto, kAlways, kNever };
 void set_color_choice(ColorChoice choice);
 bool stderr_wants_color();
 
-// Prints diagnostics to stderr (text) or stdout (JSON), followed in text mode by a summary
-// line such as "2 errors, 1 warning" when there is anything to report.
+// Prints diagnostics to stderr (text, followed by a summary line such as "2 errors, 1
+// warning" when there is anything to report) or stdout: JSON ({"diagnostics": [...],
+// "errors": N, "warnings": N}) or SARIF.
 void print_diagnostics(const grammar::Diagnostics& diagnostics,
                        const grammar::SourceManager& sources, OutputFormat format);
 

@@ -141,7 +141,7 @@ int run_replay(const ReplayCommandOptions& options) {
   if (!option_values) return kExitBadInput;
   grammar::SourceManager sources;
   int exit_code = kExitOk;
-  const std::optional<ri::Machine> machine = load_machine(options.file, exit_code, sources);
+  const std::optional<ri::Machine> machine = load_machine(options.file, exit_code, sources, output_format(options.format));
   if (!machine) return exit_code;
 
   ri::ReplayOptions replay_options;

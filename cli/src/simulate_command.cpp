@@ -88,7 +88,7 @@ int run_simulate(const SimulateOptions& options) {
   }
   const auto [first, last] = shard_range(options.games, shard.first, shard.second);
   int exit_code = kExitOk;
-  const std::optional<ri::Machine> machine = load_machine(options.game.file, exit_code);
+  const std::optional<ri::Machine> machine = load_machine(options.game.file, exit_code, output_format(options.format));
   if (!machine) return exit_code;
   const std::optional<ri::GameConfig> config = game_config(options.game, 1);
   if (!config) return kExitBadInput;

@@ -178,7 +178,7 @@ int run_verify(const VerifyCommandOptions& options) {
   const auto option_values = parse_option_specs(options.option_specs);
   if (!option_values) return kExitBadInput;
   int exit_code = kExitOk;
-  const std::optional<ri::Machine> machine = load_machine(options.file, exit_code);
+  const std::optional<ri::Machine> machine = load_machine(options.file, exit_code, output_format(options.format));
   if (!machine) return exit_code == kExitFinding ? kExitBadInput : exit_code;
   std::vector<std::int64_t> counts = options.players;
   if (counts.empty()) {

@@ -115,3 +115,27 @@ TEST_CASE("cli: --color always colours diagnostics even with NO_COLOR; never and
   CHECK(bad.err.find("--color") != std::string::npos);
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("cli: simulate, replay and verify report errors in the rules as JSON or SARIF when asked", "[cli][codes]") {
+  const std::string dir = rulebook::test::temp_folder();
+  const std::string file = quoted(dir + "/bad.rules");
+  rulebook::test::write_text(dir + "/bad.rules", kThreeFindings);
+  rulebook::test::write_text(dir + "/game.jsonl", "{}\n");
+  // verify exits 2: its 1 means a refuted property.
+  const std::pair<std::string, int> commands[] = {
+      {"simulate " + file + " --games 5 --format json", 1},
+      {"replay " + file + " " + quoted(dir + "/game.jsonl") + " --format json", 1},
+      {"verify " + file + " --format json", 2}};
+  for (const auto& [command, exit_code] : commands) {
+    INFO(command);
+    const auto r = run_rulebook(command);
+    CHECK(r.exit_code == exit_code);
+    const auto j = nlohmann::json::parse(r.out);
+    CHECK(j["errors"] == 2);
+    CHECK(j["diagnostics"][0]["code"] == "E0302");
+  }
+  const auto sarif = run_rulebook("verify " + file + " --format sarif");
+  CHECK(sarif.exit_code == 2);
+  CHECK(nlohmann::json::parse(sarif.out)["runs"][0]["results"][1]["ruleId"] == "E0301");
+  std::filesystem::remove_all(dir);
+}
