@@ -50,19 +50,9 @@ int run_merge(const MergeOptions& options) {
     fmt::print(stderr, "error: {}\n", e.what());
     return kExitBadInput;
   }
-  if (!options.stats.empty()) {
-    const std::string write_error = write_file_atomically(options.stats, stats_to_json(merged).dump(1) + "\n");
-    if (!write_error.empty()) {
-      fmt::print(stderr, "error: {}\n", write_error);
-      return kExitBadInput;
-    }
-  }
-  if (!options.plot.empty()) {
-    const std::string plot_error = write_plots(merged, options.plot);
-    if (!plot_error.empty()) {
-      fmt::print(stderr, "error: {}\n", plot_error);
-      return kExitBadInput;
-    }
+  if (const std::string error = write_stats_and_plots(merged, options.stats, options.plot); !error.empty()) {
+    fmt::print(stderr, "error: {}\n", error);
+    return kExitBadInput;
   }
   fmt::print("{}", stats_report(merged, options.format == "json"));
   return kExitOk;

@@ -135,4 +135,14 @@ std::string write_plots(const SimulationStats& stats, const std::string& dir) {
   return {};
 }
 
+std::string write_stats_and_plots(const SimulationStats& stats, const std::string& stats_path,
+                                  const std::string& plot_dir) {
+  if (!stats_path.empty()) {
+    if (std::string error = write_file_atomically(stats_path, stats_to_json(stats).dump(1) + "\n"); !error.empty()) {
+      return error;
+    }
+  }
+  return plot_dir.empty() ? std::string() : write_plots(stats, plot_dir);
+}
+
 }  // namespace rulebook::cli

@@ -17,4 +17,10 @@ std::string length_svg(const SimulationStats& stats, bool moves);
 // through a temporary file. Returns an error message, empty on success.
 std::string write_plots(const SimulationStats& stats, const std::string& dir);
 
+// What `simulate` and `merge` save besides the report: the statistics file (when
+// `stats_path` is not empty) and the charts (when `plot_dir` is not empty). Returns an error
+// message, empty on success.
+std::string write_stats_and_plots(const SimulationStats& stats, const std::string& stats_path,
+                                  const std::string& plot_dir);
+
 }  // namespace rulebook::cli

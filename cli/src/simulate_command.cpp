@@ -193,19 +193,9 @@ int run_simulate(const SimulateOptions& options) {
     }
   }
 
-  if (!options.stats.empty()) {
-    const std::string write_error = write_file_atomically(options.stats, stats_to_json(stats).dump(1) + "\n");
-    if (!write_error.empty()) {
-      fmt::print(stderr, "error: {}\n", write_error);
-      return kExitBadInput;
-    }
-  }
-  if (!options.plot.empty()) {
-    const std::string plot_error = write_plots(stats, options.plot);
-    if (!plot_error.empty()) {
-      fmt::print(stderr, "error: {}\n", plot_error);
-      return kExitBadInput;
-    }
+  if (const std::string error = write_stats_and_plots(stats, options.stats, options.plot); !error.empty()) {
+    fmt::print(stderr, "error: {}\n", error);
+    return kExitBadInput;
   }
   fmt::print("{}", stats_report(stats, options.format == "json"));
   return stopped ? kExitInterrupted : kExitOk;
