@@ -68,8 +68,9 @@ void add_merge_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--format", options->format, "Output format")
       ->check(CLI::IsMember({"text", "json"}))
       ->default_str("text");
-  cmd->add_option("--stats", options->stats, "Also save the merged statistics to this file");
-  cmd->add_option("--plot", options->plot, "Write SVG charts (win rates, game lengths) into this folder");
+  cmd->add_option("--stats", options->stats, "Also save the merged statistics to this file")
+      ->type_name("FILE");
+  cmd->add_option("--plot", options->plot, "Write SVG charts (win rates, game lengths) into this folder")->type_name("DIR");
   cmd->callback([options, &exit_code] { exit_code = run_merge(*options); });
 }
 

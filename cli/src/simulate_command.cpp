@@ -219,8 +219,9 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
                   "Run only shard I of N (I from 0): the I-th of N equal, disjoint ranges of the --games games")
       ->type_name("I/N");
   cmd->add_option("--stats", options->stats,
-                  "Save the statistics to this file, for 'rulebook merge' (written through a temporary file)");
-  cmd->add_option("--plot", options->plot, "Write SVG charts (win rates, game lengths) into this folder");
+                  "Save the statistics to this file, for 'rulebook merge' (written through a temporary file)")
+      ->type_name("FILE");
+  cmd->add_option("--plot", options->plot, "Write SVG charts (win rates, game lengths) into this folder")->type_name("DIR");
   cmd->add_option("--format", options->format, "Output format")->check(CLI::IsMember({"text", "json"}))->default_str("text");
   cmd->callback([options, &exit_code] { exit_code = run_simulate(*options); });
 }
