@@ -15,6 +15,6 @@ done
 mkdir -p "$work"
 if ! cmp -s "$here/package-lock.json" "$work/package-lock.json" || [ ! -d "$work/node_modules/vscode-textmate" ]; then
   cp "$here/package.json" "$here/package-lock.json" "$work/"
-  (cd "$work" && npm ci --no-audit --no-fund --silent)
+  (cd "$work" && npm ci --no-audit --no-fund --loglevel=error)
 fi
 NODE_PATH="$work/node_modules" exec node "$here/tokenize_test.cjs" "$source_dir"
