@@ -137,7 +137,7 @@ std::string quote(std::string_view text) {
   std::string out = "\"";
   for (const char c : text) {
     if (c == '"' || c == '\\') out += '\\';
-    out += c == '\n' ? ' ' : c;
+    out += c == '\n' ? std::string_view("\\n") : std::string_view(&c, 1);
   }
   return out + "\"";
 }
@@ -149,26 +149,14 @@ class Writer {
   // Writes `item`; returns the ids of its first and last node, for the edges around it.
   std::pair<std::string, std::string> write(const Item& item, int depth) {
     const std::string indent(static_cast<std::size_t>(depth) * 2, ' ');
-    const std::string markers = std::string(item.chooses ? "\\nchoice" : "") + (item.ends_game ? "\\ncan end the game" : "");
     if (!item.cluster) {
-      const std::string id = fmt::format("n{}", next_++);
-      std::string label = quote(item.title);
-      label.pop_back();
-      out += fmt::format("{}{} [label={}\\n{}{}\"{}];\n", indent, id, label, item.where, markers,
-                         item.chooses ? ", style=filled, fillcolor=\"#fff4c2\"" : "");
-      if (item.ends_game) ends_.push_back(id);
+      const std::string id = node(item, item.title, "", indent);
       return {id, id};
     }
-    const int cluster = clusters_++;
-    out += fmt::format("{}subgraph cluster_{} {{\n{}  label={};\n{}  style=rounded; color=\"#7a8ca5\";\n", indent, cluster,
-                       indent, quote(item.title), indent);
+    out += fmt::format("{}subgraph cluster_{} {{\n{}  label={};\n{}  style=rounded; color=\"#7a8ca5\";\n", indent,
+                       clusters_++, indent, quote(item.title), indent);
     // The entry node: the block's heading, source line and what it does itself.
-    const std::string entry = fmt::format("n{}", next_++);
-    std::string head = quote(item.detail.empty() ? item.title : item.detail);
-    head.pop_back();
-    out += fmt::format("{}  {} [label={}\\n{}{}\", shape=ellipse{}];\n", indent, entry, head, item.where, markers,
-                       item.chooses ? ", style=filled, fillcolor=\"#fff4c2\"" : "");
-    if (item.ends_game) ends_.push_back(entry);
+    const std::string entry = node(item, item.detail.empty() ? item.title : item.detail, ", shape=ellipse", indent + "  ");
     std::string last = entry;
     for (const Item& child : item.items) {
       const auto [first, end] = write(child, depth + 1);
@@ -186,6 +174,18 @@ class Writer {
   std::vector<std::string> ends_;
 
  private:
+  // One node: `title`, file:line and what the item does itself, shaded when it chooses.
+  std::string node(const Item& item, const std::string& title, const char* shape, const std::string& indent) {
+    const std::string id = fmt::format("n{}", next_++);
+    std::string label = title + "\n" + item.where;
+    if (item.chooses) label += "\nchoice";
+    if (item.ends_game) label += "\ncan end the game";
+    out += fmt::format("{}{} [label={}{}{}];\n", indent, id, quote(label), shape,
+                       item.chooses ? ", style=filled, fillcolor=\"#fff4c2\"" : "");
+    if (item.ends_game) ends_.push_back(id);
+    return id;
+  }
+
   int next_ = 0;
   int clusters_ = 0;
 };
@@ -195,24 +195,18 @@ class Writer {
 std::string structure_dot(const Program& program, const SourceManager& sources) {
   Builder builder(sources);
   std::vector<Item> top;
-  Item none;
+  const auto add_block = [&](const char* title, const char* back, const ast::Block& body, const SourceSpan& span) {
+    Item c;
+    c.cluster = true;
+    c.title = title;
+    c.back = back;
+    c.where = builder.where(span);
+    builder.block(body, c.items, c);
+    top.push_back(std::move(c));
+  };
   for (const ast::Decl& d : program.file.decls) {
-    if (const auto* setup = std::get_if<ast::SetupDecl>(&d.node)) {
-      Item c;
-      c.cluster = true;
-      c.title = "setup";
-      c.where = builder.where(d.span);
-      builder.block(setup->body, c.items, c);
-      top.push_back(std::move(c));
-    } else if (const auto* round = std::get_if<ast::RoundDecl>(&d.node)) {
-      Item c;
-      c.cluster = true;
-      c.title = "round";
-      c.where = builder.where(d.span);
-      c.back = "next round";
-      builder.block(round->body, c.items, c);
-      top.push_back(std::move(c));
-    }
+    if (const auto* setup = std::get_if<ast::SetupDecl>(&d.node)) add_block("setup", "", setup->body, d.span);
+    if (const auto* round = std::get_if<ast::RoundDecl>(&d.node)) add_block("round", "next round", round->body, d.span);
   }
   Writer w;
   w.out = fmt::format("digraph ruleset {{\n  label={};\n  labelloc=t;\n  fontname=\"Helvetica\";\n"
