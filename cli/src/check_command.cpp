@@ -8,7 +8,6 @@
 
 #include "commands.hpp"
 #include "output.hpp"
-#include "sarif.hpp"
 #include "rulebook/grammar/load.hpp"
 
 namespace rulebook::cli {
@@ -52,7 +51,7 @@ int run_check(const CheckOptions& options) {
     out["warnings"] = diagnostics.warning_count();
     fmt::print("{}\n", out.dump(2));
   } else if (options.format == "sarif") {
-    fmt::print("{}\n", diagnostics_sarif(diagnostics, sources).dump(2));
+    print_diagnostics(diagnostics, sources, OutputFormat::kSarif);
   } else {
     print_diagnostics(diagnostics, sources, OutputFormat::kText);
     if (!options.quiet) {

@@ -124,13 +124,12 @@ int run_simulate(const SimulateOptions& options) {
   stats.shards = shard.second;
   stats.labels = ir.labels;
   for (const grammar::SourceSpan& span : ir.label_spans) stats.label_places.push_back(machine->where(span));
-  stats.first = first;
   stats.fired.assign(ir.labels.size(), 0);
   // Ctrl-C stops starting games; the statistics of the games played so far are printed.
   catch_interrupts();
   // Games run in batches, each folded into the statistics: memory stays small for any --games.
   std::optional<ri::GameResult> fault_game;
-  std::int64_t played = 0;
+  const std::int64_t& played = stats.played;  // counted by stats.add
   while (played < games && !fault_game && !interrupted().load()) {
     const std::int64_t batch = std::min(kBatch, games - played);
     std::function<void(std::int64_t)> progress;
@@ -143,7 +142,6 @@ int run_simulate(const SimulateOptions& options) {
         break;
       }
       stats.add(r, first + played);
-      ++played;
     }
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

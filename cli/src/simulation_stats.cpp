@@ -25,13 +25,14 @@ void SimulationStats::add(const ri::GameResult& result, std::int64_t index) {
     ++rounds[result.rounds];
     ++moves[result.moves];
   }
-  if (fired.size() < result.fired.size()) fired.resize(result.fired.size(), 0);
-  for (std::size_t l = 0; l < result.fired.size(); ++l) fired[l] += result.fired[l];
+  for (std::size_t l = 0; l < fired.size(); ++l) fired[l] += result.fired[l];
 }
 
 std::size_t SimulationStats::human_players() const {
   return automated.size() - static_cast<std::size_t>(std::count(automated.begin(), automated.end(), true));
 }
+
+std::int64_t SimulationStats::first_game() const { return shard_range(games, shard, shards).first; }
 
 std::pair<std::int64_t, std::int64_t> shard_range(std::int64_t games, std::int64_t shard, std::int64_t shards) {
   // games * i / shards, without the product: it could pass 2^63 (shards is at most kMaxShards).
@@ -67,7 +68,7 @@ nlohmann::json stats_to_json(const SimulationStats& s) {
           {"shards", s.shards},
           {"labels", s.labels},
           {"label_places", s.label_places},
-          {"first", s.first},
+          {"first", s.first_game()},  // for readers; derived from games and shard
           {"played", s.played},
           {"interrupted", s.interrupted},
           {"automated", s.automated},
@@ -139,7 +140,6 @@ SimulationStats stats_from_json(const nlohmann::json& j) {
   }
   s.labels = field<std::vector<std::string>>(j, "labels");
   s.label_places = field<std::vector<std::string>>(j, "label_places");
-  s.first = count_field(j, "first");
   s.played = count_field(j, "played");
   s.interrupted = field<bool>(j, "interrupted");
   s.automated = field<std::vector<bool>>(j, "automated");
@@ -152,7 +152,7 @@ SimulationStats stats_from_json(const nlohmann::json& j) {
   s.fired = field<std::vector<std::uint64_t>>(j, "fired");
   // The parts must fit together, or the report would read past them.
   const auto [first, last] = shard_range(s.games, s.shard, s.shards);
-  if (s.first != first || s.played > last - first) throw StatsError("\"first\" and \"played\" do not fit the shard");
+  if (s.played > last - first) throw StatsError("\"played\" is more than the shard's games");
   if (s.label_places.size() != s.labels.size() || s.fired.size() != s.labels.size()) {
     throw StatsError("\"labels\", \"label_places\" and \"fired\" differ in length");
   }
@@ -206,26 +206,23 @@ SimulationStats merge_stats(std::vector<SimulationStats> shards) {
                                    s.shards, s.played, last - first));
     }
   }
-  SimulationStats out = head;
+  // The first shard holds what was run; the others' games are added to it.
+  SimulationStats out = std::move(shards.front());
   out.shard = 0;
   out.shards = 1;
-  out.played = out.no_winner = out.capped = 0;
-  out.wins.assign(out.wins.size(), 0);
-  out.capped_games.clear();
-  out.rounds.clear();
-  out.moves.clear();
-  std::fill(out.fired.begin(), out.fired.end(), 0);
-  for (const SimulationStats& s : shards) {
-    if (out.automated.empty()) out.automated = s.automated;
-    out.wins.resize(out.automated.size(), 0);
-    out.played += s.played;
-    out.no_winner += s.no_winner;
-    out.capped += s.capped;
-    out.capped_games.insert(out.capped_games.end(), s.capped_games.begin(), s.capped_games.end());
-    for (std::size_t p = 0; p < s.wins.size(); ++p) out.wins[p] += s.wins[p];
-    for (const auto& [value, count] : s.rounds) out.rounds[value] += count;
-    for (const auto& [value, count] : s.moves) out.moves[value] += count;
-    for (std::size_t l = 0; l < s.fired.size(); ++l) out.fired[l] += s.fired[l];
+  for (auto s = shards.begin() + 1; s != shards.end(); ++s) {
+    if (out.automated.empty()) {
+      out.automated = s->automated;
+      out.wins.assign(out.automated.size(), 0);
+    }
+    out.played += s->played;
+    out.no_winner += s->no_winner;
+    out.capped += s->capped;
+    out.capped_games.insert(out.capped_games.end(), s->capped_games.begin(), s->capped_games.end());
+    for (std::size_t p = 0; p < s->wins.size(); ++p) out.wins[p] += s->wins[p];
+    for (const auto& [value, count] : s->rounds) out.rounds[value] += count;
+    for (const auto& [value, count] : s->moves) out.moves[value] += count;
+    for (std::size_t l = 0; l < s->fired.size(); ++l) out.fired[l] += s->fired[l];
   }
   return out;
 }
@@ -298,7 +295,7 @@ std::string stats_report(const SimulationStats& s, bool json) {
     out["players"] = s.human_players();
     out["seed"] = s.seed;
     out["games"] = s.played;
-    if (s.shards > 1) out["shard"] = {{"index", s.shard}, {"count", s.shards}, {"first_game", s.first}};
+    if (s.shards > 1) out["shard"] = {{"index", s.shard}, {"count", s.shards}, {"first_game", s.first_game()}};
     out["interrupted"] = s.interrupted;
     out["finished"] = finished;
     out["stopped_at_move_cap"] = s.capped;
@@ -322,7 +319,7 @@ std::string stats_report(const SimulationStats& s, bool json) {
   std::string out;
   out += fmt::format("{}: {} games, {} players, seed {}\n", s.ruleset, s.played, s.human_players(), s.seed);
   if (s.shards > 1) {
-    out += fmt::format("shard {} of {}: games {} to {}\n", s.shard, s.shards, s.first, s.first + s.played - 1);
+    out += fmt::format("shard {} of {}: games {} to {}\n", s.shard, s.shards, s.first_game(), s.first_game() + s.played - 1);
   }
   out += "wins by player (share of finished games, 95% confidence interval):\n";
   for (std::size_t p = 0; p < seats; ++p) {

@@ -31,7 +31,6 @@ struct SimulationStats {
   std::vector<std::string> label_places;  // file:line of each label
 
   // What happened, in game order.
-  std::int64_t first = 0;   // the index of the shard's first game
   std::int64_t played = 0;
   bool interrupted = false;
   std::vector<bool> automated;  // per seat
@@ -41,11 +40,12 @@ struct SimulationStats {
   std::vector<std::int64_t> capped_games;
   std::map<std::int64_t, std::int64_t> rounds;  // value -> games, finished games only
   std::map<std::int64_t, std::int64_t> moves;
-  std::vector<std::uint64_t> fired;  // per label
+  std::vector<std::uint64_t> fired;  // per label, sized by whoever fills `labels`
 
   // Folds in game `index`, which has no rule fault.
   void add(const interpreter::GameResult& result, std::int64_t index);
   [[nodiscard]] std::int64_t finished() const { return played - capped; }
+  [[nodiscard]] std::int64_t first_game() const;
   [[nodiscard]] std::size_t human_players() const;
 };
 
