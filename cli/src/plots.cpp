@@ -72,7 +72,7 @@ std::string win_rate_svg(const SimulationStats& s) {
   const double base = kTop + kPlotHeight;
   const std::int64_t finished = s.finished();
   for (std::size_t p = 0; p < seats; ++p) {
-    const double rate = finished == 0 ? 0 : static_cast<double>(s.wins[p]) / static_cast<double>(finished);
+    const double rate = s.win_rate(p);
     const auto [lo, hi] = wilson_interval(s.wins[p], finished);
     const double x = kLeft + slot * static_cast<double>(p) + slot * 0.15, w = slot * 0.7;
     const double h = kPlotHeight * rate;

@@ -28,6 +28,10 @@ void SimulationStats::add(const ri::GameResult& result, std::int64_t index) {
   for (std::size_t l = 0; l < fired.size(); ++l) fired[l] += result.fired[l];
 }
 
+double SimulationStats::win_rate(std::size_t seat) const {
+  return finished() == 0 ? 0.0 : static_cast<double>(wins[seat]) / static_cast<double>(finished());
+}
+
 std::size_t SimulationStats::human_players() const {
   return automated.size() - static_cast<std::size_t>(std::count(automated.begin(), automated.end(), true));
 }
@@ -278,9 +282,6 @@ nlohmann::json distribution_json(const Distribution& d) {
   return {{"mean", std::round(d.mean * 100) / 100}, {"min", d.min}, {"median", d.median}, {"p90", d.p90}, {"max", d.max}};
 }
 
-double rate(std::int64_t wins, std::int64_t finished) {
-  return finished == 0 ? 0.0 : static_cast<double>(wins) / static_cast<double>(finished);
-}
 
 }  // namespace
 
@@ -305,7 +306,7 @@ std::string stats_report(const SimulationStats& s, bool json) {
     for (std::size_t p = 0; p < seats; ++p) {
       const auto [lo, hi] = wilson_interval(s.wins[p], finished);
       players.push_back({{"player", p}, {"automated", static_cast<bool>(s.automated[p])}, {"wins", s.wins[p]},
-                         {"win_rate", rate(s.wins[p], finished)}, {"ci95", {lo, hi}}});
+                         {"win_rate", s.win_rate(p)}, {"ci95", {lo, hi}}});
     }
     out["players_results"] = players;
     out["no_winner"] = s.no_winner;
@@ -325,7 +326,7 @@ std::string stats_report(const SimulationStats& s, bool json) {
   for (std::size_t p = 0; p < seats; ++p) {
     const auto [lo, hi] = wilson_interval(s.wins[p], finished);
     out += fmt::format("  player {}{}: {:5.1f}%  [{:.1f}%, {:.1f}%]\n", p, s.automated[p] ? " (automated)" : "",
-                       rate(s.wins[p], finished) * 100, lo * 100, hi * 100);
+                       s.win_rate(p) * 100, lo * 100, hi * 100);
   }
   out += fmt::format("  no winner: {}\n", s.no_winner);
   out += fmt::format("rounds per game: mean {:.2f}, min {}, median {}, 90th percentile {}, max {}\n", round_stats.mean,

@@ -47,6 +47,8 @@ struct SimulationStats {
   [[nodiscard]] std::int64_t finished() const { return played - capped; }
   [[nodiscard]] std::int64_t first_game() const;
   [[nodiscard]] std::size_t human_players() const;
+  // The seat's share of the finished games (0 when none finished).
+  [[nodiscard]] double win_rate(std::size_t seat) const;
 };
 
 inline constexpr std::int64_t kMaxShards = 1000000;
