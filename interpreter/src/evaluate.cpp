@@ -97,7 +97,7 @@ Value Executor::eval(ExprId id) {
     }
     case ExprOp::kSeat: {
       const std::int64_t seat = int_arg(eval(n.kids.at(0)), n.span);
-      if (seat < 0 || seat >= seats()) fault(n.span, fmt::format("there is no seat {} (seats 0 to {})", seat, seats() - 1));
+      if (seat < 0 || seat >= seats()) fault(FaultKind::kNoSeat, n.span, fmt::format("there is no seat {} (seats 0 to {})", seat, seats() - 1));
       return Value::player(s_.player_at[static_cast<std::size_t>(seat)]);
     }
     case ExprOp::kPlayers: {
@@ -140,8 +140,8 @@ Value Executor::eval(ExprId id) {
       std::int32_t enum_id = -1;
       for (const ExprId k : n.kids) {
         const Value v = eval(k);
-        if (v.kind == Kind::kSet || v.kind == Kind::kZone) fault(n.span, "a set literal of sets is not supported");
-        if (v.is_none()) fault(ir_.exprs[static_cast<std::size_t>(k)].span, "a set cannot hold none");
+        if (v.kind == Kind::kSet || v.kind == Kind::kZone) fault(FaultKind::kUnsupported, n.span, "a set literal of sets is not supported");
+        if (v.is_none()) fault(FaultKind::kNoneInSet, ir_.exprs[static_cast<std::size_t>(k)].span, "a set cannot hold none");
         kind = v.kind;
         enum_id = v.enum_id;
         items.push_back(v.scalar);
@@ -204,7 +204,7 @@ Value Executor::eval(ExprId id) {
         }
         return true;
       });
-      if (!any) fault(n.span, fmt::format("{} over an empty set", n.sub != 0 ? "max" : "min"));
+      if (!any) fault(FaultKind::kEmptyExtremum, n.span, fmt::format("{} over an empty set", n.sub != 0 ? "max" : "min"));
       return element(kind, enum_id, best);
     }
     case ExprOp::kFirst: {
@@ -215,11 +215,11 @@ Value Executor::eval(ExprId id) {
         s_.locals[static_cast<std::size_t>(n.index)] = v;
         if (n.kids[2] < 0 || eval(n.kids[2]).truthy()) return v;
       }
-      fault(n.span, "'first' found no element");
+      fault(FaultKind::kFirstNotFound, n.span, "'first' found no element");
     }
     case ExprOp::kCond: return eval(n.kids[0]).truthy() ? eval(n.kids[1]) : eval(n.kids[2]);
   }
-  fault(n.span, "unknown expression");
+  fault(FaultKind::kUnsupported, n.span, "unknown expression");
 }
 
 Value Executor::binary(const ExprNode& n) {
@@ -267,20 +267,20 @@ Value Executor::binary(const ExprNode& n) {
     case ast::BinaryOp::kDiv:
     case ast::BinaryOp::kMod: {
       const std::int64_t y = int_arg(b, n.span);
-      if (y == 0) fault(n.span, "division by zero");
+      if (y == 0) fault(FaultKind::kDivisionByZero, n.span, "division by zero");
       const std::int64_t x = int_arg(a, n.span);
-      if (x == std::numeric_limits<std::int64_t>::min() && y == -1) fault(n.span, "integer overflow");
+      if (x == std::numeric_limits<std::int64_t>::min() && y == -1) fault(FaultKind::kIntegerOverflow, n.span, "integer overflow");
       return Value::integer(op == ast::BinaryOp::kDiv ? x / y : x % y);
     }
     default: break;
   }
-  fault(n.span, "unknown operator");
+  fault(FaultKind::kUnsupported, n.span, "unknown operator");
 }
 
 std::int64_t Executor::mask_of(const Value& set, const grammar::SourceSpan& span) const {
   std::uint64_t mask = 0;
   for (const std::int64_t x : set.items) {
-    if (x < 0 || x >= 64) fault(span, "only sets of players can be elements of sets");
+    if (x < 0 || x >= 64) fault(FaultKind::kUnsupported, span, "only sets of players can be elements of sets");
     mask |= std::uint64_t{1} << x;
   }
   return static_cast<std::int64_t>(mask);
@@ -301,7 +301,7 @@ Value Executor::builtin(const ExprNode& n) {
       if (n.kids.size() == 2) {
         const std::int64_t k = int_arg(arg(1), n.span);
         if (k < 0 || static_cast<std::size_t>(k) > cards.size()) {
-          fault(n.span, fmt::format("{}({}, {}): the zone holds {} card{}", top ? "top" : "bottom",
+          fault(FaultKind::kTakeFromEmpty, n.span, fmt::format("{}({}, {}): the zone holds {} card{}", top ? "top" : "bottom",
                                     zone_label(inst), k, cards.size(), cards.size() == 1 ? "" : "s"));
         }
         std::vector<std::int64_t> out;
@@ -309,7 +309,7 @@ Value Executor::builtin(const ExprNode& n) {
         for (std::size_t i = 0; i < count; ++i) out.push_back(top ? cards[cards.size() - 1 - i] : cards[i]);
         return Value::set(Kind::kCard, sorted_unique(std::move(out)));
       }
-      if (cards.empty()) fault(n.span, fmt::format("{}({}): the zone is empty", top ? "top" : "bottom", zone_label(inst)));
+      if (cards.empty()) fault(FaultKind::kTakeFromEmpty, n.span, fmt::format("{}({}): the zone is empty", top ? "top" : "bottom", zone_label(inst)));
       return Value::card(top ? cards.back() : cards.front());
     }
     case Builtin::kRank: return Value::integer(card(card_arg(arg(0), n.span)).rank);
@@ -326,7 +326,7 @@ Value Executor::builtin(const ExprNode& n) {
     case Builtin::kLeftOf: return Value::player(at_offset(player_arg(arg(0), n.span), 1));
     case Builtin::kRightOf: return Value::player(at_offset(player_arg(arg(0), n.span), -1));
     case Builtin::kOpposite: {
-      if (seats() % 2 != 0) fault(n.span, fmt::format("no seat is opposite with {} seats", seats()));
+      if (seats() % 2 != 0) fault(FaultKind::kNoOppositeSeat, n.span, fmt::format("no seat is opposite with {} seats", seats()));
       return Value::player(at_offset(player_arg(arg(0), n.span), seats() / 2));
     }
     case Builtin::kDistance: {
@@ -338,10 +338,10 @@ Value Executor::builtin(const ExprNode& n) {
       const Value set = arg(0);
       const std::int64_t lo = int_arg(arg(1), n.span), hi = int_arg(arg(2), n.span);
       const std::vector<std::int64_t> items = as_sorted(set, n.span);
-      if (element_kind(set) != Kind::kPlayer && !items.empty()) fault(n.span, "subsets() takes a set of players");
+      if (element_kind(set) != Kind::kPlayer && !items.empty()) fault(FaultKind::kUnsupported, n.span, "subsets() takes a set of players");
       std::vector<std::int64_t> out;
       const std::size_t m = items.size();
-      if (m > 20) fault(n.span, "subsets() of more than 20 players");
+      if (m > 20) fault(FaultKind::kTooManySubsets, n.span, "subsets() of more than 20 players");
       for (std::uint64_t pick = 0; pick < (std::uint64_t{1} << m); ++pick) {
         const auto size = static_cast<std::int64_t>(__builtin_popcountll(pick));
         if (size < lo || size > hi) continue;
@@ -356,12 +356,12 @@ Value Executor::builtin(const ExprNode& n) {
     case Builtin::kMax: return Value::integer(std::max(int_arg(arg(0), n.span), int_arg(arg(1), n.span)));
     case Builtin::kMin: return Value::integer(std::min(int_arg(arg(0), n.span), int_arg(arg(1), n.span)));
   }
-  fault(n.span, "unknown builtin");
+  fault(FaultKind::kUnsupported, n.span, "unknown builtin");
 }
 
 std::size_t Executor::count_of(const Value& v, const grammar::SourceSpan& span) const {
   if (v.kind == Kind::kZone) return s_.zones[static_cast<std::size_t>(v.scalar)].size();
-  if (v.kind != Kind::kSet) fault(span, "expected a set or a zone");
+  if (v.kind != Kind::kSet) fault(FaultKind::kTypeMismatch, span, "expected a set or a zone");
   return v.items.size();
 }
 }  // namespace rulebook::interpreter::detail

@@ -25,7 +25,7 @@ std::vector<CardId> Executor::card_list(const Value& v, const grammar::SourceSpa
   if (v.kind == Kind::kSet && (v.element == Kind::kCard || v.items.empty())) {
     return {v.items.begin(), v.items.end()};
   }
-  fault(span, "expected cards");
+  fault(FaultKind::kTypeMismatch, span, "expected cards");
 }
 
 void Executor::write(const Instr& in, bool add, std::int32_t slot, Value value) {
@@ -65,7 +65,7 @@ void Executor::run() {
   try {
     while (!s_.finished && !s_.decision) {
       if (++steps > Machine::kMaxStepsBetweenDecisions) {
-        fault(ir_.code[static_cast<std::size_t>(s_.pc)].span,
+        fault(FaultKind::kEndlessLoop, ir_.code[static_cast<std::size_t>(s_.pc)].span,
               fmt::format("no decision and no end after {} steps: the rules loop", steps - 1));
       }
       if (observe) sink_->stepping(s_);
@@ -73,7 +73,7 @@ void Executor::run() {
     }
   } catch (const FaultSignal& f) {
     const Instr& in = ir_.code[static_cast<std::size_t>(s_.pc)];
-    s_.fault = Fault{f.message, in.rule, f.span.valid() ? f.span : in.span};
+    s_.fault = Fault{f.message, f.kind, in.rule, f.span.valid() ? f.span : in.span};
     s_.finished = true;
     s_.decision.reset();
   }
@@ -113,7 +113,7 @@ void Executor::step() {
       const std::int32_t to = zone_instance(eval(in.c), in.span);
       auto& source = s_.zones[static_cast<std::size_t>(from)];
       if (count < 0 || static_cast<std::size_t>(count) > source.size()) {
-        fault(in.span, fmt::format("deal {} from {}, which holds {} card{}", count, zone_label(from),
+        fault(FaultKind::kTakeFromEmpty, in.span, fmt::format("deal {} from {}, which holds {} card{}", count, zone_label(from),
                                    source.size(), source.size() == 1 ? "" : "s"));
       }
       std::vector<CardId> dealt;
@@ -141,7 +141,7 @@ void Executor::step() {
         std::sort(a.begin(), a.end());
         std::sort(b.begin(), b.end());
         if (a != b) {
-          fault(in.span, fmt::format("shuffle {}: the given order ({} cards) is not an order of the {} cards in the zone",
+          fault(FaultKind::kShuffleOrder, in.span, fmt::format("shuffle {}: the given order ({} cards) is not an order of the {} cards in the zone",
                                      zone_label(zone), order.size(), cards.size()));
         }
         cards = std::move(order);
@@ -183,7 +183,7 @@ void Executor::step() {
       break;
     case OpCode::kRepeatInit: {
       const std::int64_t count = int_arg(eval(in.b), in.span);
-      if (count < 0) fault(in.span, fmt::format("repeat {} times", count));
+      if (count < 0) fault(FaultKind::kNegativeRepeat, in.span, fmt::format("repeat {} times", count));
       s_.locals[static_cast<std::size_t>(in.a)] = Value::integer(count);
       break;
     }
@@ -250,7 +250,7 @@ bool Executor::choose(const Instr& in) {
     return true;
   });
   if (options.empty()) {
-    fault(in.span, fmt::format("seat {} has no legal choice{}", s_.seat_of[static_cast<std::size_t>(chooser)],
+    fault(FaultKind::kNoLegalChoice, in.span, fmt::format("seat {} has no legal choice{}", s_.seat_of[static_cast<std::size_t>(chooser)],
                                in.rule >= 0 ? fmt::format(" in rule '{}'", ir_.labels[static_cast<std::size_t>(in.rule)]) : ""));
   }
   const bool automated = s_.vars[static_cast<std::size_t>(ir_.vars[0].first_slot + chooser)].truthy();
@@ -261,7 +261,7 @@ bool Executor::choose(const Instr& in) {
     s_.locals[Ir::kLegalSlot] = Value::set(kind, sorted_unique(std::move(legal)), domain.enum_id);
     const Value picked = eval(in.e);
     const auto it = std::find_if(options.begin(), options.end(), [&](const Value& o) { return equal(o, picked); });
-    if (it == options.end()) fault(in.span, "the policy's choice is not a legal choice");
+    if (it == options.end()) fault(FaultKind::kIllegalPolicyChoice, in.span, "the policy's choice is not a legal choice");
     s_.locals[static_cast<std::size_t>(in.a)] = *it;
     ++s_.moves;
     if (sink_ != nullptr) sink_->chose(s_, chooser, in.rule, *it, true);

@@ -23,28 +23,29 @@ namespace ast = grammar::ast;
 
 // Thrown inside the machine for a rule fault; caught at the top of Executor::run().
 struct FaultSignal {
+  FaultKind kind;
   std::string message;
   grammar::SourceSpan span;
 };
 
-[[noreturn]] inline void fault(const grammar::SourceSpan& span, std::string message) {
-  throw FaultSignal{std::move(message), span};
+[[noreturn]] inline void fault(FaultKind kind, const grammar::SourceSpan& span, std::string message) {
+  throw FaultSignal{kind, std::move(message), span};
 }
 
 // Integer arithmetic of the rules: an overflow is a rule fault, never wrapped.
 inline std::int64_t checked_add(std::int64_t x, std::int64_t y, const grammar::SourceSpan& span) {
   std::int64_t r = 0;
-  if (__builtin_add_overflow(x, y, &r)) fault(span, "integer overflow");
+  if (__builtin_add_overflow(x, y, &r)) fault(FaultKind::kIntegerOverflow, span, "integer overflow");
   return r;
 }
 inline std::int64_t checked_sub(std::int64_t x, std::int64_t y, const grammar::SourceSpan& span) {
   std::int64_t r = 0;
-  if (__builtin_sub_overflow(x, y, &r)) fault(span, "integer overflow");
+  if (__builtin_sub_overflow(x, y, &r)) fault(FaultKind::kIntegerOverflow, span, "integer overflow");
   return r;
 }
 inline std::int64_t checked_mul(std::int64_t x, std::int64_t y, const grammar::SourceSpan& span) {
   std::int64_t r = 0;
-  if (__builtin_mul_overflow(x, y, &r)) fault(span, "integer overflow");
+  if (__builtin_mul_overflow(x, y, &r)) fault(FaultKind::kIntegerOverflow, span, "integer overflow");
   return r;
 }
 
@@ -75,20 +76,20 @@ class Executor {
   }
   Kind element_kind(const Value& v) const { return v.kind == Kind::kZone ? Kind::kCard : v.element; }
   PlayerId player_arg(const Value& v, const grammar::SourceSpan& span) const {
-    if (v.kind != Kind::kPlayer || v.scalar < 0 || v.scalar >= seats()) fault(span, "no player here (none)");
+    if (v.kind != Kind::kPlayer || v.scalar < 0 || v.scalar >= seats()) fault(FaultKind::kNonePlayer, span, "no player here (none)");
     return static_cast<PlayerId>(v.scalar);
   }
   CardId card_arg(const Value& v, const grammar::SourceSpan& span) const {
-    if (v.kind != Kind::kCard || v.scalar < 0) fault(span, "no card here (none)");
+    if (v.kind != Kind::kCard || v.scalar < 0) fault(FaultKind::kNoneCard, span, "no card here (none)");
     return static_cast<CardId>(v.scalar);
   }
   std::int64_t int_arg(const Value& v, const grammar::SourceSpan& span) const {
-    if (v.kind != Kind::kInt) fault(span, "expected an int");
+    if (v.kind != Kind::kInt) fault(FaultKind::kTypeMismatch, span, "expected an int");
     return v.scalar;
   }
   const CardInfo& card(CardId c) const { return (*s_.cards)[static_cast<std::size_t>(c)]; }
   std::int32_t zone_instance(const Value& v, const grammar::SourceSpan& span) const {
-    if (v.kind != Kind::kZone) fault(span, "expected a zone");
+    if (v.kind != Kind::kZone) fault(FaultKind::kTypeMismatch, span, "expected a zone");
     return static_cast<std::int32_t>(v.scalar);
   }
   std::int32_t var_slot(std::int32_t var, ExprId player_expr, const grammar::SourceSpan& span);
@@ -170,7 +171,7 @@ bool Executor::each_of(const Value& v, bool by_identity, const grammar::SourceSp
     if ((pile && !by_identity) || std::is_sorted(cards.begin(), cards.end())) return visit_all(cards);
     return visit_sorted(cards, std::less<std::int64_t>());
   }
-  if (v.kind != Kind::kSet) fault(span, "expected a set or a zone");
+  if (v.kind != Kind::kSet) fault(FaultKind::kTypeMismatch, span, "expected a set or a zone");
   if (v.element == Kind::kPlayer && !by_identity) {
     const auto by_seat = [&](std::int64_t a, std::int64_t b) {
       return s_.seat_of[static_cast<std::size_t>(a)] < s_.seat_of[static_cast<std::size_t>(b)];

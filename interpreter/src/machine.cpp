@@ -138,7 +138,7 @@ State Machine::start(const GameConfig& config, EventSink* sink) const {
   try {
     exec.init_vars(false);
   } catch (const FaultSignal& f) {
-    s.fault = Fault{f.message, -1, f.span};
+    s.fault = Fault{f.message, f.kind, -1, f.span};
     s.finished = true;
     return s;
   }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "rulebook/grammar/source.hpp"
+#include "rulebook/interpreter/fault_kinds.hpp"
 #include "rulebook/interpreter/ir.hpp"
 #include "rulebook/interpreter/rng.hpp"
 #include "rulebook/interpreter/value.hpp"
@@ -30,6 +31,7 @@ struct Decision {
 // A rule fault: the rules asked for something impossible. The game stops; it is never skipped.
 struct Fault {
   std::string message;
+  FaultKind kind = FaultKind::kTypeMismatch;
   std::int32_t rule = -1;  // label id of the innermost enclosing rule, or -1
   grammar::SourceSpan span;
 };
