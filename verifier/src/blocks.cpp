@@ -113,7 +113,10 @@ Block fuse_block(Encoder& encoder, std::int32_t cut, const std::vector<bool>& cu
     block.nodes.push_back(BlockNode{at.pc, at.reached, at.state});
     at.path.push_back(at.pc);
     Step step = encoder.step(at.pc, at.state, fmt::format("{}n{}", prefix, node));
-    block.assumptions.insert(block.assumptions.end(), step.assumptions.begin(), step.assumptions.end());
+    // An instruction's facts about its fresh values hold where it runs: asserted for the
+    // whole block they would constrain the paths that never run it (and a path that leaves
+    // a count negative would make every transition from the state unsatisfiable).
+    for (const z3::expr& a : step.assumptions) block.assumptions.push_back(z3::implies(at.reached, a));
     for (Obligation& ob : step.obligations) {
       ob.holds = z3::implies(at.reached, ob.holds);
       block.obligations.push_back(std::move(ob));

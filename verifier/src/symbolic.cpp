@@ -2,16 +2,24 @@
 #include "symbolic_run.hpp"
 
 #include <array>
+#include <limits>
 
 #include <fmt/format.h>
 
 namespace rulebook::verifier {
 
+ObligationKind obligation_kind(ri::FaultKind fault) {
+  const std::string_view property = ri::fault_kind_info(fault).property;
+  if (property == "conservation") return ObligationKind::kTakeFromEmpty;
+  if (property == "playability") return ObligationKind::kLegalChoice;
+  return ObligationKind::kDefined;
+}
+
 void Encoder::Run::move(const Sym& cards, const z3::expr& target, const grammar::SourceSpan& span) {
   using S = Sym::Shape;
   const std::int32_t K = classes();
   if (cards.shape == S::kCard) {
-    oblige(ObligationKind::kDefined, cards.e[0] >= num(0), span, "a card to move, not none");
+    oblige(ri::FaultKind::kNoneCard, cards.e[0] >= num(0), span, "a card to move, not none");
     require(cards.e[0] < num(layout_.instances) && cards.e[1] >= num(0) && cards.e[1] < num(K));
     const auto source = instances_named(cards.e[0]), dest = instances_named(target);
     for (std::int32_t i = 0; i < layout_.instances; ++i) {
@@ -43,12 +51,12 @@ void Encoder::Run::move(const Sym& cards, const z3::expr& target, const grammar:
       for (std::int32_t i = 0; i < layout_.instances; ++i) {
         const std::int32_t index = layout_.count_index(i, k);
         const z3::expr v = fresh_int();
-        step_.assumptions.push_back(v >= num(0));
+        assume(v >= num(0));
         before = before + at(index);
         after = after + v;
         write(index, v);
       }
-      step_.assumptions.push_back(before == after);
+      assume(z3::implies(before >= num(0), before == after));
     }
     follow_locals(-1, [&](const z3::expr&, const z3::expr&, const z3::expr&) {});
     return;
@@ -111,6 +119,11 @@ void Encoder::Run::set_var(const ri::Instr& in) {
     const std::int32_t index = layout_.var_index[static_cast<std::size_t>(info.first_slot + p)];
     if (index < 0) continue;
     z3::expr value = in.code == OpCode::kAdd ? at(index) + as_int(v) : as_int(v);
+    if (in.code == OpCode::kAdd) {
+      path_.push_back(player ? *player == num(p) : yes());
+      (void)checked(make_int(value), in.span);
+      path_.pop_back();
+    }
     if (player) value = z3::ite(*player == num(p), value, at(index));
     write(index, value);
   }
@@ -134,8 +147,10 @@ void Encoder::Run::set_local(ri::Slot slot, const Sym& v) {
   }
 }
 
-Encoder::Sym Encoder::Run::choose_from(const Sym& domain, ri::Slot slot, ri::ExprId filter, z3::expr& nonempty) {
+Encoder::Sym Encoder::Run::choose_from(const Sym& domain, ri::Slot slot, ri::ExprId filter, z3::expr& nonempty,
+                                       Sym* legal) {
   using S = Sym::Shape;
+  if (legal != nullptr) *legal = unknown();
   if (domain.shape == S::kPlayers || domain.shape == S::kValues) {
     std::vector<z3::expr> ok;
     for (std::size_t v = 0; v < domain.e.size(); ++v) {
@@ -146,6 +161,10 @@ Encoder::Sym Encoder::Run::choose_from(const Sym& domain, ri::Slot slot, ri::Exp
     z3::expr_vector any(ctx_);
     for (const z3::expr& e : ok) any.push_back(e);
     nonempty = any.empty() ? ctx_.bool_val(false) : z3::mk_or(any);
+    if (legal != nullptr) {
+      *legal = domain;
+      legal->e = ok;
+    }
     const z3::expr chosen = fresh_in(0, static_cast<std::int64_t>(domain.e.size()) - 1);
     require(select(ok, chosen));
     Sym out = member(domain, 0);
@@ -169,19 +188,79 @@ Encoder::Sym Encoder::Run::choose_from(const Sym& domain, ri::Slot slot, ri::Exp
   }
   std::vector<z3::expr> passing;
   z3::expr any = ctx_.bool_val(false);
+  bool exact = true;
   for (std::int32_t k = 0; k < classes(); ++k) {
     z3::expr c = counts[static_cast<std::size_t>(k)];
-    if (filter >= 0) c = filtered_count(slot, filter, zone, k, c).first;
+    if (filter >= 0) {
+      const Filtered f = filtered_count(slot, filter, zone, k, c);
+      c = f.count;
+      exact = exact && f.exact;
+    }
     passing.push_back(c);
     any = any || c > num(0);
   }
   nonempty = any;
+  if (legal != nullptr) {
+    legal->shape = S::kCards;
+    legal->e = {zone};
+    legal->e.insert(legal->e.end(), passing.begin(), passing.end());
+    // Whether a card of a class with passing cards is itself legal is known only when the
+    // filter takes all or none of each class.
+    legal->varies = filter >= 0 && !exact;
+  }
   Sym card;
   card.shape = S::kCard;
   const z3::expr cls = fresh_in(0, classes() - 1);
   require(select(passing, cls) > num(0));
   card.e = {zone, cls};
   return card;
+}
+
+void Encoder::Run::check_policy(const ri::Instr& in, const z3::expr& chooser, const Sym& legal) {
+  using S = Sym::Shape;
+  // The policy runs only for an automated chooser.
+  const ri::VarInfo& automated = ir_.vars[0];
+  std::vector<z3::expr> flags;
+  for (std::int64_t p = 0; p < seats(); ++p) {
+    const std::int32_t index = layout_.var_index[static_cast<std::size_t>(automated.first_slot + p)];
+    flags.push_back(index >= 0 ? at(index) != num(0) : fresh_bool());
+  }
+  const z3::expr runs = select(flags, chooser);
+  path_.push_back(runs);
+  const auto old_chooser = bind(ri::Ir::kChooserSlot, make_int(chooser, Kind::kPlayer));
+  const auto old_legal = bind(ri::Ir::kLegalSlot, legal);
+  const Sym picked = eval(in.e);
+  unbind(ri::Ir::kLegalSlot, old_legal);
+  unbind(ri::Ir::kChooserSlot, old_chooser);
+  z3::expr member = fresh_bool();  // unknown unless the shapes say
+  if ((legal.shape == S::kPlayers || legal.shape == S::kValues) && legal.kind != Kind::kBool && picked.shape == S::kInt) {
+    std::vector<z3::expr> bits = legal.e;
+    const auto size = static_cast<std::int64_t>(bits.size());
+    bits.push_back(ctx_.bool_val(false));  // none or out of range: not an option
+    member = select(bits, z3::ite(picked.e[0] < num(0) || picked.e[0] >= num(size), num(size), picked.e[0]));
+  } else if (legal.shape == S::kValues && legal.kind == Kind::kBool && picked.shape == S::kBool) {
+    member = z3::ite(picked.e[0], legal.e[1], legal.e[0]);
+  } else if (legal.shape == S::kCards && !legal.varies && picked.shape == S::kCard) {
+    std::vector<z3::expr> counts(legal.e.begin() + 1, legal.e.end());
+    member = picked.e[0] >= num(0) && picked.e[0] == legal.e[0] && picked.e[1] >= num(0) &&
+             picked.e[1] < num(classes()) && select(counts, picked.e[1]) > num(0);
+  }
+  oblige(ri::FaultKind::kIllegalPolicyChoice, member, in.span, "the policy's choice is a legal option");
+  path_.pop_back();
+}
+
+Encoder::Sym Encoder::Run::checked(const Sym& v, const grammar::SourceSpan& span) {
+  if (v.shape != Sym::Shape::kInt) return v;
+  const z3::expr x = v.e[0];
+  if (x.simplify().is_numeral()) {
+    const z3::expr s = x.simplify();
+    std::int64_t value = 0;
+    if (s.is_numeral_i64(value)) return v;
+  }
+  oblige(ri::FaultKind::kIntegerOverflow,
+         x >= ctx_.int_val(std::numeric_limits<int64_t>::min()) && x <= ctx_.int_val(std::numeric_limits<int64_t>::max()),
+         span, "an integer result within 64 bits");
+  return v;
 }
 
 void Encoder::Run::run(std::int32_t pc) {
@@ -191,11 +270,14 @@ void Encoder::Run::run(std::int32_t pc) {
     case OpCode::kLet: set_local(in.a, eval(in.b)); to(yes(), pc + 1); break;
     case OpCode::kChoose: {
       const Sym domain = eval(in.b);
-      (void)as_player(eval(in.c), in.span);
+      const z3::expr chooser = as_player(eval(in.c), in.span);
       z3::expr nonempty = yes();
-      const Sym chosen = choose_from(domain, in.a, in.d, nonempty);
-      oblige(ObligationKind::kLegalChoice, nonempty, in.span, "a legal choice");
+      Sym legal;
+      const Sym chosen = choose_from(domain, in.a, in.d, nonempty, &legal);
+      oblige(ri::FaultKind::kNoLegalChoice, nonempty, in.span, "a legal choice");
       require(nonempty);
+      // The chosen value stays any legal option: the policy's pick is one when it is legal.
+      if (in.e >= 0) check_policy(in, chooser, legal);
       set_local(in.a, chosen);
       to(yes(), pc + 1);
       break;
@@ -214,15 +296,14 @@ void Encoder::Run::run(std::int32_t pc) {
       const Sym target = eval(in.c);
       const z3::expr src = from.shape == Sym::Shape::kZone ? from.e[0] : fresh_in(0, layout_.instances - 1);
       move_target_ = target.shape == Sym::Shape::kZone ? target.e[0] : fresh_in(0, layout_.instances - 1);
-      oblige(ObligationKind::kTakeFromEmpty, n >= num(0) && n <= total(src), in.span, "a deal from a zone that holds the cards");
+      oblige(ri::FaultKind::kTakeFromEmpty, n >= num(0) && n <= total(src), in.span, "a deal from a zone that holds the cards");
       require(n >= num(0) && n <= total(src));
       Sym dealt;
       dealt.shape = Sym::Shape::kCards;
       dealt.e.push_back(src);
       z3::expr sum = num(0);
       for (std::int32_t k = 0; k < classes(); ++k) {
-        const z3::expr part = fresh_int();
-        step_.assumptions.push_back(part >= num(0) && part <= count(src, k));
+        const z3::expr part = part_of(count(src, k));
         sum = sum + part;
         dealt.e.push_back(part);
       }
@@ -260,7 +341,7 @@ void Encoder::Run::run(std::int32_t pc) {
     }
     case OpCode::kRepeatInit: {
       const z3::expr n = as_int(eval(in.b));
-      oblige(ObligationKind::kDefined, n >= num(0), in.span, "a repeat count of at least 0");
+      oblige(ri::FaultKind::kNegativeRepeat, n >= num(0), in.span, "a repeat count of at least 0");
       const std::int32_t index = layout_.local_index[static_cast<std::size_t>(in.a)];
       if (index >= 0) write(index, n);
       to(yes(), pc + 1);
@@ -322,17 +403,17 @@ void Encoder::Run::run(std::int32_t pc) {
         // at the loop head may have lost the ranges that say so.
         for (std::int64_t p = 0; p < seats(); ++p) {
           const z3::expr mark = at(index + static_cast<std::int32_t>(p));
-          step_.assumptions.push_back(mark == num(0) || mark == num(1));
+          assume(mark == num(0) || mark == num(1));
         }
         const std::int32_t direction = layout_.list_direction[s];
         z3::expr chosen = fresh_in(0, seats() - 1);
         if (direction == 0) {
           // Seats move inside the loop: the next player is any one still to visit.
-          step_.assumptions.push_back(z3::implies(more, select(bits, chosen)));
+          assume(z3::implies(more, select(bits, chosen)));
         } else {
           // The first player still to visit round the table from the start seat.
           const z3::expr start = at(index + static_cast<std::int32_t>(seats()));
-          step_.assumptions.push_back(start >= num(0) && start < num(seats()));
+          assume(start >= num(0) && start < num(seats()));
           z3::expr next = num(0);
           for (std::int64_t i = seats() - 1; i >= 0; --i) {
             const z3::expr q = player_at(modulo(start + num(direction * i)));
@@ -360,6 +441,10 @@ void Encoder::Run::run(std::int32_t pc) {
     case OpCode::kBeginSecret: to(yes(), pc + 1); break;
     case OpCode::kEndSecret: {
       const auto it = enc_.deferred_vars_.find(pc);
+      if (enc_.deferred_adds_.count(pc) != 0) {
+        // A held-back add is applied here; its amount is not kept, nor whether the sum fits.
+        oblige(ri::FaultKind::kIntegerOverflow, fresh_bool(), in.span, "a held-back add within 64 bits");
+      }
       if (it != enc_.deferred_vars_.end()) {
         for (const std::int32_t v : it->second) {
           const ri::VarInfo& info = ir_.vars[static_cast<std::size_t>(v)];
@@ -375,16 +460,22 @@ void Encoder::Run::run(std::int32_t pc) {
     }
     case OpCode::kFire: to(yes(), pc + 1); break;
     case OpCode::kRoundStart: {
+      // The interpreter resets the per-round variables one at a time in declaration order
+      // (and a per-player one player by player): each initializer reads the values already
+      // reset, so each is evaluated on the state as it is by then.
+      std::int32_t reset = 0;
       for (const ri::VarInfo& v : ir_.vars) {
         if (v.init < 0 || !v.per_round) continue;
         const std::int32_t width = v.per_player ? static_cast<std::int32_t>(seats()) : 1;
         for (std::int32_t p = 0; p < width; ++p) {
-          std::optional<Sym> old;
-          if (v.per_player) old = bind(v.param, make_int(num(p), Kind::kPlayer));
-          const Sym value = eval(v.init);
-          if (v.per_player) unbind(v.param, old);
+          std::vector<z3::expr> now = step_.next;
+          enc_.complete(now);
+          Run inner(enc_, now, fmt::format("{}r{}_", prefix_, reset++), step_);
+          inner.path_ = path_;
+          if (v.per_player) inner.bind(v.param, make_int(num(p), Kind::kPlayer));
+          const Sym value = inner.eval(v.init);
           const std::int32_t index = layout_.var_index[static_cast<std::size_t>(v.first_slot + p)];
-          if (index >= 0) write(index, as_int(value));
+          if (index >= 0) write(index, inner.as_int(value));
         }
       }
       to(yes(), pc + 1);
@@ -407,7 +498,7 @@ z3::expr Encoder::Run::size_of(const Sym& v) {
     return t;
   }
   const z3::expr t = fresh_int();
-  step_.assumptions.push_back(t >= num(0));
+  assume(t >= num(0));
   return t;
 }
 
@@ -449,11 +540,19 @@ Encoder::Encoder(z3::context& ctx, const ri::Ir& ir, const Setting& setting, con
   // Writes held back in a simultaneous block are applied at its end.
   std::vector<std::int32_t> open;
   std::vector<std::int32_t> written;
+  bool adds = false;
   for (std::size_t pc = 0; pc < ir.code.size(); ++pc) {
     const ri::Instr& in = ir.code[pc];
-    if (in.code == OpCode::kBeginSecret) written.clear();
+    if (in.code == OpCode::kBeginSecret) {
+      written.clear();
+      adds = false;
+    }
+    adds = adds || (in.code == OpCode::kAdd && (in.flags & ri::kDeferred) != 0);
     if ((in.code == OpCode::kSet || in.code == OpCode::kAdd) && (in.flags & ri::kDeferred) != 0) written.push_back(in.a);
-    if (in.code == OpCode::kEndSecret) deferred_vars_[static_cast<std::int32_t>(pc)] = written;
+    if (in.code == OpCode::kEndSecret) {
+      deferred_vars_[static_cast<std::int32_t>(pc)] = written;
+      if (adds) deferred_adds_.insert(static_cast<std::int32_t>(pc));
+    }
   }
 }
 

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <map>
+#include <set>
 #include <unordered_map>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 #include <z3++.h>
 
 #include "layout.hpp"
+#include "rulebook/interpreter/fault_kinds.hpp"
 
 namespace rulebook::verifier {
 
@@ -26,8 +28,12 @@ enum class ObligationKind : std::uint8_t {
   kDefined,        // everything else the interpreter checks: a player where one is needed, ...
 };
 
+// The property that covers a fault kind (fault_kinds.hpp names it).
+ObligationKind obligation_kind(ri::FaultKind fault);
+
 struct Obligation {
   ObligationKind kind = ObligationKind::kDefined;
+  ri::FaultKind fault = ri::FaultKind::kTypeMismatch;  // what the interpreter raises when it fails
   z3::expr holds;
   grammar::SourceSpan span;
   std::string what;
@@ -104,6 +110,7 @@ class Encoder {
   // nothing when they differ.
   std::vector<std::array<std::optional<std::int64_t>, 4>> class_attribute_;
   std::map<std::int32_t, std::vector<std::int32_t>> deferred_vars_;  // by kEndSecret pc
+  std::set<std::int32_t> deferred_adds_;                             // kEndSecret pcs that apply an add
   // Zone terms of a per-player zone (its first instance plus a player), by term id: the
   // instances they can name on any path that goes on (a player outside the table is a
   // fault where the term is made). Kept across steps, so that a card chosen from a hand and

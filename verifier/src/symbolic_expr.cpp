@@ -1,6 +1,7 @@
 // Expressions on a symbolic state: every expression kind and builtin function, with the
 // conditions under which the interpreter would fault.
 #include <algorithm>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -33,7 +34,7 @@ Encoder::Sym Encoder::Run::eval(ri::ExprId id) {
     }
     case ExprOp::kSeat: {
       const z3::expr seat = as_int(eval(n.kids[0]));
-      oblige(ObligationKind::kDefined, seat >= num(0) && seat < num(seats()), n.span, "a seat number");
+      oblige(ri::FaultKind::kNoSeat, seat >= num(0) && seat < num(seats()), n.span, "a seat number");
       return make_int(player_at(seat), Kind::kPlayer);
     }
     case ExprOp::kPlayers: {
@@ -71,7 +72,7 @@ Encoder::Sym Encoder::Run::eval(ri::ExprId id) {
       const Sym v = eval(n.kids[0]);
       Sym out = make_int(-as_int(v));
       out.varies = v.varies;
-      return out;
+      return checked(out, n.span);
     }
     case ExprOp::kBinary: return binary(n);
     case ExprOp::kSetLit: return set_literal(n);
@@ -238,7 +239,7 @@ Encoder::Sym Encoder::Run::binary(const ri::ExprNode& n) {
       if (a.shape == S::kInt || a.shape == S::kBool) {
         Sym out = make_int(op == ast::BinaryOp::kAdd ? as_int(a) + as_int(b) : as_int(a) - as_int(b));
         out.varies = varies;
-        return out;
+        return checked(out, n.span);
       }
       return unknown();
     }
@@ -249,8 +250,10 @@ Encoder::Sym Encoder::Run::binary(const ri::ExprNode& n) {
       if (xs.is_numeral() || ys.is_numeral()) {
         Sym out = make_int(x * y);
         out.varies = varies;
-        return out;
+        return checked(out, n.span);
       }
+      // The product is not kept: whether it fits in 64 bits is not known either.
+      oblige(ri::FaultKind::kIntegerOverflow, fresh_bool(), n.span, "an integer product within 64 bits");
       Sym out = make_int(fresh_int());
       out.varies = varies;
       return out;
@@ -258,10 +261,14 @@ Encoder::Sym Encoder::Run::binary(const ri::ExprNode& n) {
     case ast::BinaryOp::kDiv:
     case ast::BinaryOp::kMod: {
       const z3::expr y = as_int(b).simplify();
-      oblige(ObligationKind::kDefined, y != num(0), n.span, "a divisor other than 0");
+      oblige(ri::FaultKind::kDivisionByZero, y != num(0), n.span, "a divisor other than 0");
+      if (op == ast::BinaryOp::kDiv) {
+        oblige(ri::FaultKind::kIntegerOverflow, !(as_int(a) == ctx_.int_val(std::numeric_limits<int64_t>::min()) && y == num(-1)),
+               n.span, "a quotient within 64 bits");
+      }
       Sym out = make_int(fresh_int());
       if (y.is_numeral() && y.get_numeral_int64() > 0 && op == ast::BinaryOp::kMod) {
-        step_.assumptions.push_back(out.e[0] > -y && out.e[0] < y);
+        assume(out.e[0] > -y && out.e[0] < y);
       }
       out.varies = varies;
       return out;
@@ -294,7 +301,19 @@ z3::expr Encoder::Run::equal(const Sym& a, const Sym& b) {
 
 Encoder::Sym Encoder::Run::set_literal(const ri::ExprNode& n) {
   std::vector<Sym> items;
-  for (const ri::ExprId k : n.kids) items.push_back(eval(k));
+  for (const ri::ExprId k : n.kids) {
+    items.push_back(eval(k));
+    // The interpreter faults on none as a member, whatever the set's element type.
+    const Sym& item = items.back();
+    const grammar::SourceSpan& span = ir_.exprs[static_cast<std::size_t>(k)].span;
+    if (item.shape == Sym::Shape::kInt && item.kind != Kind::kInt) {
+      oblige(ri::FaultKind::kNoneInSet, item.e[0] >= num(0), span, "a set member, not none");
+    } else if (item.shape == Sym::Shape::kCard) {
+      oblige(ri::FaultKind::kNoneInSet, item.e[0] >= num(0), span, "a set member, not none");
+    } else if (item.shape != Sym::Shape::kInt && item.shape != Sym::Shape::kBool) {
+      oblige(ri::FaultKind::kNoneInSet, fresh_bool(), span, "a set member, not none (the member is not kept)");
+    }
+  }
   if (items.empty()) return constant(ri::Value::set(Kind::kNone, {}));
   Kind kind = Kind::kNone;
   std::int32_t enum_id = -1;
@@ -324,11 +343,6 @@ Encoder::Sym Encoder::Run::set_literal(const ri::ExprNode& n) {
     for (const Sym& item : items) any.push_back(as_int(item) == num(v));
     s.e.push_back(z3::mk_or(any));
   }
-  if (kind == Kind::kPlayer) {
-    for (const Sym& item : items) {
-      oblige(ObligationKind::kDefined, as_int(item) >= num(0), n.span, "a set member, not none");
-    }
-  }
   return s;
 }
 
@@ -350,7 +364,7 @@ Encoder::Sym Encoder::Run::builtin(const ri::ExprNode& n) {
         for (const z3::expr& bit : v.e) size = size + z3::ite(bit, num(1), num(0));
       } else {
         size = fresh_int();
-        step_.assumptions.push_back(size >= num(0));
+        assume(size >= num(0));
       }
       if (b == Builtin::kEmpty) return make_bool(size == num(0), v.varies);
       Sym out = make_int(size);
@@ -366,22 +380,21 @@ Encoder::Sym Encoder::Run::builtin(const ri::ExprNode& n) {
       const std::string name = b == Builtin::kTop ? "top" : "bottom";
       if (n.kids.size() == 2) {
         const z3::expr k = as_int(eval(n.kids[1]));
-        oblige(ObligationKind::kTakeFromEmpty, k >= num(0) && k <= total(z.e[0]), n.span,
+        oblige(ri::FaultKind::kTakeFromEmpty, k >= num(0) && k <= total(z.e[0]), n.span,
                name + "(zone, k) of a zone with at least k cards");
         Sym out;
         out.shape = Sym::Shape::kCards;
         out.e.push_back(z.e[0]);
         z3::expr sum = num(0);
         for (std::int32_t c = 0; c < classes(); ++c) {
-          const z3::expr part = fresh_int();
-          step_.assumptions.push_back(part >= num(0) && part <= counts[static_cast<std::size_t>(c)]);
+          const z3::expr part = part_of(counts[static_cast<std::size_t>(c)]);
           sum = sum + part;
           out.e.push_back(part);
         }
         require(sum == k);
         return out;
       }
-      oblige(ObligationKind::kTakeFromEmpty, total(z.e[0]) > num(0), n.span, name + "() of a zone that has a card");
+      oblige(ri::FaultKind::kTakeFromEmpty, total(z.e[0]) > num(0), n.span, name + "() of a zone that has a card");
       return some_card(z.e[0], counts);
     }
     case Builtin::kRank:
@@ -397,7 +410,7 @@ Encoder::Sym Encoder::Run::builtin(const ri::ExprNode& n) {
         out.varies = true;
         return out;
       }
-      oblige(ObligationKind::kDefined, c.e[0] >= num(0), n.span, "a card, not none");
+      oblige(ri::FaultKind::kNoneCard, c.e[0] >= num(0), n.span, "a card, not none");
       std::vector<z3::expr> per;
       bool varies = false;
       for (std::int32_t k = 0; k < classes(); ++k) {
@@ -416,14 +429,14 @@ Encoder::Sym Encoder::Run::builtin(const ri::ExprNode& n) {
     case Builtin::kFaceUp:
     case Builtin::kFaceDown: {
       const Sym c = eval(n.kids[0]);
-      if (c.shape == Sym::Shape::kCard) oblige(ObligationKind::kDefined, c.e[0] >= num(0), n.span, "a card, not none");
+      if (c.shape == Sym::Shape::kCard) oblige(ri::FaultKind::kNoneCard, c.e[0] >= num(0), n.span, "a card, not none");
       return make_bool(fresh_bool(), true);
     }
     case Builtin::kIndex: {
       const Sym c = eval(n.kids[0]);
-      if (c.shape == Sym::Shape::kCard) oblige(ObligationKind::kDefined, c.e[0] >= num(0), n.span, "a card, not none");
+      if (c.shape == Sym::Shape::kCard) oblige(ri::FaultKind::kNoneCard, c.e[0] >= num(0), n.span, "a card, not none");
       Sym out = make_int(fresh_int());
-      step_.assumptions.push_back(out.e[0] >= num(0));
+      assume(out.e[0] >= num(0));
       out.varies = true;
       return out;
     }
@@ -433,7 +446,7 @@ Encoder::Sym Encoder::Run::builtin(const ri::ExprNode& n) {
       const z3::expr p = as_player(eval(n.kids[0]), n.span);
       std::int64_t offset = b == Builtin::kLeftOf ? 1 : b == Builtin::kRightOf ? seats() - 1 : seats() / 2;
       if (b == Builtin::kOpposite) {
-        oblige(ObligationKind::kDefined, ctx_.bool_val(seats() % 2 == 0), n.span, "an even number of seats");
+        oblige(ri::FaultKind::kNoOppositeSeat, ctx_.bool_val(seats() % 2 == 0), n.span, "an even number of seats");
       }
       return make_int(player_at(modulo(seat_of(p) + num(offset))), Kind::kPlayer);
     }

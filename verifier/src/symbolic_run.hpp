@@ -63,14 +63,24 @@ class Encoder::Run {
     step_.assumptions.push_back(x >= num(lo) && x <= num(hi));
     return x;
   }
+  // A fact about fresh values, where the expression's own path goes (a block adds the path
+  // to the instruction). It must be satisfiable in every state that gets here, or a state
+  // would lose its transitions and everything would follow from it: conditions that can
+  // fail belong in require() or oblige().
   void assume(const z3::expr& c) { step_.assumptions.push_back(z3::implies(guard(), c)); }
+  // Some of `available` cards (at least none, at most all): satisfiable whatever the state.
+  z3::expr part_of(const z3::expr& available) {
+    const z3::expr x = fresh_int();
+    assume(z3::implies(available >= num(0), x >= num(0) && x <= available));
+    return x;
+  }
   // A condition without which the interpreter stops with a fault here: the step continues
   // only when it holds (the fault itself is an obligation).
   void require(const z3::expr& c) { step_.continues.push_back(z3::implies(guard(), c)); }
   // A condition the interpreter checks (a fault when it fails): to prove, and after it the
   // step goes on only where it held.
-  void oblige(ObligationKind kind, const z3::expr& c, const grammar::SourceSpan& span, std::string what) {
-    step_.obligations.push_back(Obligation{kind, z3::implies(guard(), c), span, std::move(what)});
+  void oblige(ri::FaultKind fault, const z3::expr& c, const grammar::SourceSpan& span, std::string what) {
+    step_.obligations.push_back(Obligation{obligation_kind(fault), fault, z3::implies(guard(), c), span, std::move(what)});
     require(c);
   }
   z3::expr at(std::int32_t index) const { return cur_[static_cast<std::size_t>(index)]; }
@@ -111,7 +121,7 @@ class Encoder::Run {
   // A player argument: checked to be a player (the interpreter faults on none).
   z3::expr as_player(const Sym& s, const grammar::SourceSpan& span) {
     if (s.shape != Sym::Shape::kInt) return fresh_in(0, seats() - 1);
-    oblige(ObligationKind::kDefined, s.e[0] >= num(0) && s.e[0] < num(seats()), span, "a player, not none");
+    oblige(ri::FaultKind::kNonePlayer, s.e[0] >= num(0) && s.e[0] < num(seats()), span, "a player, not none");
     require(s.e[0] >= num(0) && s.e[0] < num(seats()));
     return s.e[0];
   }
@@ -234,8 +244,14 @@ class Encoder::Run {
   // The value of a predicate that defines the card classes, for a card of a known class.
   [[nodiscard]] std::optional<bool> class_predicate(ri::ExprId id) const;
 
-  // How many cards of class k of a zone pass a filter; second: all of them, for certain.
-  std::pair<z3::expr, bool> filtered_count(ri::Slot slot, ri::ExprId filter, const z3::expr& zone, std::int32_t k, const z3::expr& available);
+  // How many cards of class k of a zone pass a filter: all of them for certain (`whole`), or
+  // all or none by a condition (`exact`), or some number of them.
+  struct Filtered {
+    z3::expr count;
+    bool whole = false;
+    bool exact = false;
+  };
+  Filtered filtered_count(ri::Slot slot, ri::ExprId filter, const z3::expr& zone, std::int32_t k, const z3::expr& available);
 
   Sym quantifier(const ri::ExprNode& n);
 
@@ -271,7 +287,11 @@ class Encoder::Run {
   void set_local(ri::Slot slot, const Sym& v);
 
   // A value picked from a choice's domain, with the filter; `nonempty` says it had one.
-  Sym choose_from(const Sym& domain, ri::Slot slot, ri::ExprId filter, z3::expr& nonempty);
+  Sym choose_from(const Sym& domain, ri::Slot slot, ri::ExprId filter, z3::expr& nonempty, Sym* legal = nullptr);
+  // The obligation of an automated seat's policy: what it picks is one of the legal options.
+  void check_policy(const ri::Instr& in, const z3::expr& chooser, const Sym& legal);
+  // Integer arithmetic faults outside 64 bits: the result of `v`, checked.
+  Sym checked(const Sym& v, const grammar::SourceSpan& span);
 
   // ---- instructions ----
 
@@ -303,7 +323,7 @@ class Encoder::Run {
   Step& step_;
   std::vector<z3::expr> path_;
   std::unordered_map<ri::Slot, Sym> env_;
-  int fresh_ = 0;
+  int fresh_ = 0;  // fresh values made so far: a filter that made one may tell cards of a class apart
   z3::expr move_target_ = ctx_.int_val(0);
   std::vector<ZoneRead>* reads_ = nullptr;
   ri::ExprId counting_ = -1;  // the argument of count/empty being evaluated

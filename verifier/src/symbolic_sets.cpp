@@ -54,9 +54,9 @@ Encoder::Sym Encoder::Run::comprehension(const ri::ExprNode& n) {
   out.e.push_back(zone);
   bool whole = true;
   for (std::int32_t k = 0; k < classes(); ++k) {
-    const auto size = filtered_count(n.index, n.kids[1], zone, k, counts[static_cast<std::size_t>(k)]);
-    whole = whole && size.second;
-    out.e.push_back(size.first);
+    const Filtered size = filtered_count(n.index, n.kids[1], zone, k, counts[static_cast<std::size_t>(k)]);
+    whole = whole && size.whole;
+    out.e.push_back(size.count);
   }
   // A filtered set of every card: its cards come from any zone; not kept.
   if (zone.simplify().is_numeral() && zone.simplify().get_numeral_int64() == -2 && !whole) return unknown();
@@ -64,21 +64,24 @@ Encoder::Sym Encoder::Run::comprehension(const ri::ExprNode& n) {
   return out;
 }
 
-std::pair<z3::expr, bool> Encoder::Run::filtered_count(ri::Slot slot, ri::ExprId filter, const z3::expr& zone, std::int32_t k, const z3::expr& available) {
+Encoder::Run::Filtered Encoder::Run::filtered_count(ri::Slot slot, ri::ExprId filter, const z3::expr& zone, std::int32_t k,
+                                                   const z3::expr& available) {
   const auto old = bind(slot, class_card(zone, k));
   path_.push_back(available > num(0));
+  const int fresh_before = fresh_;
   const Sym f = eval(filter);
+  const z3::expr r = as_bool(f).simplify();
   path_.pop_back();
   unbind(slot, old);
-  const z3::expr r = as_bool(f).simplify();
-  if (r.is_false()) return {num(0), false};
-  if (!f.varies) {
-    if (r.is_true()) return {available, true};
-    return {z3::ite(r, available, num(0)), false};
+  if (r.is_false()) return {num(0), false, true};
+  // The filter is the same for every card of the class only when it reads nothing that the
+  // class does not fix: a fresh value (an attribute the class does not share, a card
+  // compared with another, a set the abstraction does not keep) may differ card by card.
+  if (!f.varies && fresh_ == fresh_before) {
+    if (r.is_true()) return {available, true, true};
+    return {z3::ite(r, available, num(0)), false, true};
   }
-  z3::expr some = fresh_int();
-  step_.assumptions.push_back(some >= num(0) && some <= available);
-  return {some, false};
+  return {part_of(available), false, false};
 }
 
 Encoder::Sym Encoder::Run::quantifier(const ri::ExprNode& n) {
@@ -95,7 +98,10 @@ Encoder::Sym Encoder::Run::quantifier(const ri::ExprNode& n) {
         case ast::QuantKind::kExists: parts.push_back(domain.e[v] && as_bool(body)); break;
         case ast::QuantKind::kAll: parts.push_back(z3::implies(domain.e[v], as_bool(body))); break;
         case ast::QuantKind::kCount: total = total + z3::ite(domain.e[v] && as_bool(body), num(1), num(0)); break;
-        case ast::QuantKind::kSum: total = total + z3::ite(domain.e[v], as_int(body), num(0)); break;
+        case ast::QuantKind::kSum:
+          total = total + z3::ite(domain.e[v], as_int(body), num(0));
+          (void)checked(make_int(total), n.span);  // every partial sum, as the interpreter adds
+          break;
       }
     }
     if (q == ast::QuantKind::kExists) return make_bool(parts.empty() ? ctx_.bool_val(false) : z3::mk_or(parts), varies);
@@ -109,13 +115,17 @@ Encoder::Sym Encoder::Run::quantifier(const ri::ExprNode& n) {
   if (!card_domain(domain, zone, counts)) return q == ast::QuantKind::kExists || q == ast::QuantKind::kAll
                                                     ? make_bool(fresh_bool())
                                                     : make_int(fresh_int());
-  if (q == ast::QuantKind::kSum) return make_int(fresh_int());
+  if (q == ast::QuantKind::kSum) {
+    // A sum over cards is not kept, nor whether it fits in 64 bits.
+    oblige(ri::FaultKind::kIntegerOverflow, fresh_bool(), n.span, "a sum within 64 bits");
+    return make_int(fresh_int());
+  }
   z3::expr any = ctx_.bool_val(false);
   z3::expr size = num(0);
   for (std::int32_t k = 0; k < classes(); ++k) {
-    const auto passing = filtered_count(n.index, n.kids[1], zone, k, counts[static_cast<std::size_t>(k)]);
-    any = any || passing.first > num(0);
-    size = size + passing.first;
+    const Filtered passing = filtered_count(n.index, n.kids[1], zone, k, counts[static_cast<std::size_t>(k)]);
+    any = any || passing.count > num(0);
+    size = size + passing.count;
   }
   z3::expr all_cards = num(0);
   for (const z3::expr& c : counts) all_cards = all_cards + c;
@@ -144,7 +154,7 @@ Encoder::Sym Encoder::Run::pick(const ri::ExprNode& n, ri::ExprId domain_id, ri:
     }
     z3::expr_vector any(ctx_);
     for (const z3::expr& e : ok) any.push_back(e);
-    oblige(ObligationKind::kDefined, any.empty() ? ctx_.bool_val(false) : z3::mk_or(any), n.span,
+    oblige(extremum ? ri::FaultKind::kEmptyExtremum : ri::FaultKind::kFirstNotFound, any.empty() ? ctx_.bool_val(false) : z3::mk_or(any), n.span,
            extremum ? "max/min over a non-empty set" : "'first' finds an element");
     const z3::expr chosen = fresh_in(0, static_cast<std::int64_t>(domain.e.size()) - 1);
     require(select(ok, chosen));
@@ -159,11 +169,11 @@ Encoder::Sym Encoder::Run::pick(const ri::ExprNode& n, ri::ExprId domain_id, ri:
   z3::expr any = ctx_.bool_val(false);
   for (std::int32_t k = 0; k < classes(); ++k) {
     z3::expr c = counts[static_cast<std::size_t>(k)];
-    if (filter >= 0) c = filtered_count(n.index, filter, zone, k, c).first;
+    if (filter >= 0) c = filtered_count(n.index, filter, zone, k, c).count;
     passing.push_back(c);
     any = any || c > num(0);
   }
-  oblige(ObligationKind::kDefined, any, n.span, extremum ? "max/min over a non-empty set" : "'first' finds a card");
+  oblige(extremum ? ri::FaultKind::kEmptyExtremum : ri::FaultKind::kFirstNotFound, any, n.span, extremum ? "max/min over a non-empty set" : "'first' finds a card");
   Sym card = some_card(zone, passing);
   if (zone.simplify().is_numeral() && zone.simplify().get_numeral_int64() == -2) {
     card.e[0] = fresh_in(0, layout_.instances - 1);
