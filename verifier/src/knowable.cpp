@@ -4,7 +4,10 @@
 // chooser's own. Cards of hidden zones are known only when face up, which the abstraction
 // does not keep: such a read leaves the property unknown. A simultaneous block holds
 // variable writes back until it ends; it must not move, deal, flip or shuffle cards either.
+#include <algorithm>
 #include <chrono>
+#include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -12,12 +15,136 @@
 
 namespace rulebook::verifier {
 
+namespace {
+
+// Hidden information that reaches a choice through a variable or a local: a value computed
+// from the cards of a zone that is not public (beyond their number), or written under a
+// test that reads them, may carry what the chooser cannot see. The analysis follows every
+// write of the program until nothing changes; it does not know whose cards they were, so a
+// choice that reads such a value is left unknown, never proved.
+class HiddenFlows {
+ public:
+  explicit HiddenFlows(const ri::Ir& ir) : ir_(ir), var_(ir.vars.size()), local_(static_cast<std::size_t>(ir.local_slots)) {
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (std::size_t pc = 0; pc < ir.code.size(); ++pc) changed = visit(static_cast<std::int32_t>(pc)) || changed;
+    }
+  }
+  // Where the first hidden read that reaches the expression is, if any. With `carried`, only
+  // what reaches it through variables and locals (the zones it reads itself are checked
+  // with their owners by Z3).
+  [[nodiscard]] std::optional<grammar::SourceSpan> reads(ri::ExprId id, bool carried = false) const {
+    std::vector<bool> seen_defs(ir_.defs.size(), false);
+    return reads(id, carried, false, seen_defs);
+  }
+
+ private:
+  std::optional<grammar::SourceSpan> reads(ri::ExprId id, bool carried, bool counted, std::vector<bool>& seen_defs) const {
+    if (id < 0) return std::nullopt;
+    const ri::ExprNode& n = ir_.exprs[static_cast<std::size_t>(id)];
+    switch (n.op) {
+      case ri::ExprOp::kZone:
+        if (!carried && !counted && ir_.zones[static_cast<std::size_t>(n.index)].visibility != grammar::ast::Visibility::kPublic) {
+          return n.span;
+        }
+        break;
+      case ri::ExprOp::kAllCards:
+        if (!carried && !counted) return n.span;
+        break;
+      case ri::ExprOp::kVar:
+        if (var_[static_cast<std::size_t>(n.index)]) return var_[static_cast<std::size_t>(n.index)];
+        break;
+      case ri::ExprOp::kLocal:
+        if (n.index >= 0 && static_cast<std::size_t>(n.index) < local_.size() && local_[static_cast<std::size_t>(n.index)]) {
+          return local_[static_cast<std::size_t>(n.index)];
+        }
+        break;
+      case ri::ExprOp::kDef: {
+        const auto d = static_cast<std::size_t>(n.index);
+        if (!seen_defs[d]) {
+          seen_defs[d] = true;
+          if (auto r = reads(ir_.defs[d].body, carried, false, seen_defs)) return r;
+        }
+        break;
+      }
+      default: break;
+    }
+    // count(zone) and empty(zone) read only the number of cards, which everyone sees.
+    const bool counts = n.op == ri::ExprOp::kBuiltin && (static_cast<ri::Builtin>(n.sub) == ri::Builtin::kCount ||
+                                                         static_cast<ri::Builtin>(n.sub) == ri::Builtin::kEmpty);
+    for (const ri::ExprId k : n.kids) {
+      const bool direct_zone = counts && k >= 0 && (ir_.exprs[static_cast<std::size_t>(k)].op == ri::ExprOp::kZone ||
+                                                    ir_.exprs[static_cast<std::size_t>(k)].op == ri::ExprOp::kAllCards);
+      if (auto r = reads(k, carried, direct_zone, seen_defs)) return r;
+    }
+    return std::nullopt;
+  }
+
+  static bool mark(std::optional<grammar::SourceSpan>& slot, const std::optional<grammar::SourceSpan>& from) {
+    if (slot || !from) return false;
+    slot = from;
+    return true;
+  }
+
+  // Marks what instruction pc writes when it may carry hidden information.
+  bool visit(std::int32_t pc) {
+    const ri::Instr& in = ir_.code[static_cast<std::size_t>(pc)];
+    std::optional<grammar::SourceSpan> from = under_[pc];
+    auto value = [&](ri::ExprId e) {
+      if (!from) from = reads(e);
+    };
+    bool changed = false;
+    switch (in.code) {
+      case ri::OpCode::kLet: value(in.b); return mark(local(in.a), from);
+      case ri::OpCode::kSet:
+      case ri::OpCode::kAdd:
+        value(in.b);
+        value(in.c);
+        return mark(var_[static_cast<std::size_t>(in.a)], from);
+      case ri::OpCode::kForInit:
+        value(in.b);
+        value(in.d);
+        changed = mark(local(in.a), from);
+        return mark(local(in.e), from) || changed;
+      case ri::OpCode::kForNext:
+        if (!from) from = local(in.a);
+        return mark(local(in.b), from);
+      case ri::OpCode::kRepeatInit: value(in.b); return mark(local(in.a), from);
+      case ri::OpCode::kJumpIfFalse: {
+        // Everything written between the test and where it jumps depends on the test.
+        const auto cond = reads(in.a);
+        if (!cond) return false;
+        const std::int32_t lo = std::min(pc, in.target), hi = std::max(pc, in.target);
+        for (std::int32_t q = lo; q < hi; ++q) changed = mark(under_[q], cond) || changed;
+        return changed;
+      }
+      default: return false;
+    }
+  }
+
+  std::optional<grammar::SourceSpan>& local(ri::Slot slot) {
+    static std::optional<grammar::SourceSpan> none;
+    if (slot < 0 || static_cast<std::size_t>(slot) >= local_.size()) {
+      none.reset();
+      return none;
+    }
+    return local_[static_cast<std::size_t>(slot)];
+  }
+
+  const ri::Ir& ir_;
+  std::vector<std::optional<grammar::SourceSpan>> var_, local_;
+  std::map<std::int32_t, std::optional<grammar::SourceSpan>> under_;  // by pc: a hidden test it runs under
+};
+
+}  // namespace
+
 void check_knowable_moves(const Context& ctx, std::vector<Finding>& out) {
   ctx.start_clock();
   const auto started = std::chrono::steady_clock::now();
   const ri::Ir& ir = ctx.ir;
   std::vector<std::string> leaks, unclear;
   std::int64_t choices = 0;
+  const HiddenFlows flows(ir);
   // Per zone instance: which zone, and the owner's player for owner zones.
   std::vector<std::int32_t> zone_of(static_cast<std::size_t>(ir.zone_instances), 0);
   for (std::size_t z = 0; z < ir.zones.size(); ++z) {
@@ -33,6 +160,13 @@ void check_knowable_moves(const Context& ctx, std::vector<Finding>& out) {
     if (in.code != ri::OpCode::kChoose || !ctx.invariants.at(pc).reached()) continue;
     ++choices;
     const std::string rule = in.rule >= 0 ? fmt::format("'{}'", ir.labels[static_cast<std::size_t>(in.rule)]) : "a choice";
+    for (const ri::ExprId e : {in.b, in.c, in.d}) {
+      if (const auto hidden = flows.reads(e, true)) {
+        unclear.push_back(fmt::format("{} at {}: its options read a value that may carry hidden cards (from {})", rule,
+                                      ctx.where(in.span), ctx.where(*hidden)));
+        break;
+      }
+    }
     Step scratch;
     const ChoiceReads reads = ctx.encoder.choice_reads(pc, ctx.invariants.state(), fmt::format("k{}", pc), scratch);
     const z3::expr inv = ctx.invariants.formula(pc, ctx.invariants.state());
