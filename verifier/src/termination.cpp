@@ -3,7 +3,9 @@
 // ends (a declared measure for the round loop), and the `terminates` claims. A loop with no
 // ranking function is searched for a lasso: a state that the game can return to exactly.
 #include <chrono>
+#include <algorithm>
 #include <functional>
+#include <map>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -456,6 +458,7 @@ Finding loop_finding(const Context& ctx, Termination& t, const Loop& loop, const
 void check_termination(const Context& ctx, std::vector<Finding>& out, bool rounds, bool game, bool claims) {
   Termination t(ctx);
   std::vector<Finding> loop_results;
+  std::map<std::int32_t, std::size_t> result_of;  // by loop head: its finding in loop_results
   std::optional<Finding> game_result;
   for (const Loop& loop : t.loops()) {
     if (!ctx.invariants.at(loop.head).reached()) continue;
@@ -463,7 +466,10 @@ void check_termination(const Context& ctx, std::vector<Finding>& out, bool round
       if (game) game_result = loop_finding(ctx, t, loop, "game-termination", std::nullopt);
       continue;
     }
-    if (rounds || claims || game) loop_results.push_back(loop_finding(ctx, t, loop, "round-termination", std::nullopt));
+    if (rounds || claims || game) {
+      result_of[loop.head] = loop_results.size();
+      loop_results.push_back(loop_finding(ctx, t, loop, "round-termination", std::nullopt));
+    }
   }
   if (rounds) {
     for (const Finding& f : loop_results) out.push_back(f);
@@ -528,8 +534,35 @@ void check_termination(const Context& ctx, std::vector<Finding>& out, bool round
       }
       covered = {outer};
     }
+    // A claimed loop ends only if every loop inside it ends too (its ranking function says
+    // nothing of an inner loop that runs forever between two of its iterations); the game
+    // ends only if every round does.
+    std::vector<const Loop*> inner;
+    for (const Loop* claimed : covered) {
+      for (const Loop& loop : t.loops()) {
+        if (loop.game || &loop == claimed || !ctx.invariants.at(loop.head).reached()) continue;
+        const bool nested = claimed->game || (loop.head >= claimed->head && loop.back <= claimed->back);
+        if (nested && std::find(covered.begin(), covered.end(), &loop) == covered.end() &&
+            std::find(inner.begin(), inner.end(), &loop) == inner.end()) {
+          inner.push_back(&loop);
+        }
+      }
+    }
     Status status = Status::kProved;
     std::vector<std::string> details;
+    for (const Loop* loop : inner) {
+      const auto it = result_of.find(loop->head);
+      if (it == result_of.end()) {
+        status = Status::kUnknown;
+        details.push_back(fmt::format("unknown: {} (inside) was not checked", t.describe(*loop)));
+        continue;
+      }
+      const Finding& r = loop_results[it->second];
+      if (r.status == Status::kRefuted) status = Status::kRefuted;
+      if (r.status == Status::kUnknown && status == Status::kProved) status = Status::kUnknown;
+      details.push_back(fmt::format("{} (a loop inside): {}", status_name(r.status), r.message));
+      if (r.counterexample && !f.counterexample) f.counterexample = r.counterexample;
+    }
     for (const Loop* loop : covered) {
       const bool use_measure = claim.measure >= 0 && claim.target != ri::TerminationClaim::Target::kRound;
       Finding r = loop_finding(ctx, t, *loop, "terminates",
