@@ -1,0 +1,448 @@
+// Bounded explicit-state search (see search.hpp). The visited set keeps a 128-bit hash of each
+// state's words and a small node (parent, move, depth), never the state itself: only the
+// frontier holds whole states, so the state budget is bounded by the widest level, not by
+// everything seen. The moves between visited states are kept as one successor list per state
+// (four bytes a move), so that a cycle anywhere in the explored graph, not only one closing on
+// the path that first reached it, is found once the search stops.
+#include "search.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <deque>
+#include <map>
+#include <optional>
+#include <set>
+#include <tuple>
+#include <unordered_map>
+#include <utility>
+
+namespace rulebook::verifier {
+
+namespace {
+
+// Cards with the same attributes are alike: no expression can tell them apart (the IR has
+// no card constants; a card's name is only for logs), so one class a set of attributes.
+std::vector<std::uint64_t> alike_classes(const std::vector<ri::CardInfo>& cards) {
+  std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t>, std::uint64_t> class_by_attributes;
+  std::vector<std::uint64_t> class_of;
+  class_of.reserve(cards.size());
+  for (const ri::CardInfo& card : cards) {
+    const auto attributes = std::make_tuple(card.rank, card.suit, card.color, card.kind);
+    class_of.push_back(class_by_attributes.try_emplace(attributes, class_by_attributes.size()).first->second);
+  }
+  return class_of;
+}
+
+// Writes a state as words. Every part of variable length starts with its length, so that
+// two different states never give the same words.
+class Encoder {
+ public:
+  Encoder(const ri::State& state, const SearchGoal& goal, SearchSymmetry symmetry)
+      : labels_(goal.labels), alike_(symmetry == SearchSymmetry::kAlikeCards) {
+    if (alike_ && state.cards) class_of_ = alike_classes(*state.cards);
+  }
+
+  void encode(const ri::State& s, std::vector<std::uint64_t>& w) {
+    w.clear();
+    if (alike_) locate_cards(s);
+    w.push_back(word(s.pc));
+    values(s.locals, w);
+    values(s.vars, w);
+    values(s.options, w);
+    w.push_back(s.zones.size());
+    for (const std::vector<ri::CardId>& zone : s.zones) {
+      w.push_back(zone.size());
+      for (const ri::CardId c : zone) {
+        const auto card = static_cast<std::size_t>(c);
+        // Alike: which class lies here and its facing; exact: the card (facings follow).
+        w.push_back(alike_ ? (class_of_[card] << 1 | s.card_face_up[card]) : word(c));
+      }
+    }
+    if (!alike_) {
+      w.push_back(s.card_face_up.size());
+      for (const std::uint8_t up : s.card_face_up) w.push_back(up);
+    }
+    w.push_back(s.seat_of.size());
+    for (const std::int32_t seat : s.seat_of) w.push_back(word(seat));
+    for (const ri::PlayerId player : s.player_at) w.push_back(word(player));
+    // The generator's next outputs stand for its hidden state: 256 bits of output from a
+    // 256-bit state, equal for two different states with negligible chance.
+    ri::Rng rng = s.rng;
+    for (int i = 0; i < 4; ++i) w.push_back(rng.next());
+    w.push_back(s.decision.has_value() ? 1 : 0);
+    if (s.decision) {
+      w.push_back(word(s.decision->player));
+      w.push_back(word(s.decision->rule));
+      w.push_back(word(s.decision->instr));
+      w.push_back(s.decision->secret ? 1 : 0);
+      values(s.decision->options, w);
+    }
+    w.push_back(s.held.size());
+    for (const ri::HeldWrite& held : s.held) {
+      w.push_back(word(held.slot));
+      w.push_back(held.add ? 1 : 0);
+      value(held.value, w);
+    }
+    w.push_back((s.holding ? 1U : 0U) | (s.finished ? 2U : 0U) | (s.fault ? 4U : 0U));
+    w.push_back(s.winners.size());
+    for (const ri::PlayerId player : s.winners) w.push_back(word(player));
+    // Only "has fired" of the labels looked for: the counts grow forever and no rule reads them.
+    for (const std::int32_t label : labels_) {
+      const auto at = static_cast<std::size_t>(label);
+      w.push_back(at < s.fired.size() && s.fired[at] > 0 ? 1 : 0);
+    }
+  }
+
+ private:
+  static std::uint64_t word(std::int64_t v) { return static_cast<std::uint64_t>(v); }
+
+  // Alike cards are named by where they lie (zone instance and position), which a
+  // permutation of alike cards keeps: a local holding "the chip on top of the table" means
+  // the same in two states that differ only in which chip that is.
+  void locate_cards(const ri::State& s) {
+    position_.assign(class_of_.size(), 0);
+    for (std::size_t zone = 0; zone < s.zones.size(); ++zone) {
+      for (std::size_t i = 0; i < s.zones[zone].size(); ++i) {
+        position_[static_cast<std::size_t>(s.zones[zone][i])] = (zone + 1) << 32 | i;
+      }
+    }
+  }
+  std::uint64_t card(std::int64_t c) const {
+    if (!alike_ || c < 0 || static_cast<std::size_t>(c) >= position_.size()) return word(c);
+    return position_[static_cast<std::size_t>(c)];
+  }
+
+  void value(const ri::Value& v, std::vector<std::uint64_t>& w) const {
+    w.push_back(static_cast<std::uint64_t>(v.kind) | static_cast<std::uint64_t>(v.element) << 8 |
+                word(v.enum_id + 1) << 16);
+    w.push_back(v.kind == ri::Kind::kCard ? card(v.scalar) : word(v.scalar));
+    w.push_back(v.items.size());
+    if (alike_ && v.kind == ri::Kind::kSet && v.element == ri::Kind::kCard) {
+      // A set of cards is a set of positions: sorted again, since ids no longer order it.
+      const std::size_t first = w.size();
+      for (const std::int64_t item : v.items) w.push_back(card(item));
+      std::sort(w.begin() + static_cast<std::ptrdiff_t>(first), w.end());
+      return;
+    }
+    for (const std::int64_t item : v.items) w.push_back(word(item));
+  }
+  void values(const std::vector<ri::Value>& vs, std::vector<std::uint64_t>& w) const {
+    w.push_back(vs.size());
+    for (const ri::Value& v : vs) value(v, w);
+  }
+
+  std::vector<std::int32_t> labels_;
+  bool alike_;
+  std::vector<std::uint64_t> class_of_;  // by card id
+  std::vector<std::uint64_t> position_;  // by card id, for the state being encoded
+};
+
+// Two independent 64-bit lanes over the words: a collision of both, among the few million
+// states a search can hold, has a chance far below any other failure.
+struct Key {
+  std::uint64_t low = 0;
+  std::uint64_t high = 0;
+  bool operator==(const Key&) const = default;
+};
+struct KeyHash {
+  std::size_t operator()(const Key& key) const { return static_cast<std::size_t>(key.low); }
+};
+
+std::uint64_t finalize(std::uint64_t x) {  // the SplitMix64 / MurmurHash3 finalizer
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+Key key_of(const std::vector<std::uint64_t>& words) {
+  std::uint64_t low = 0x243f6a8885a308d3ULL ^ words.size();
+  std::uint64_t high = 0x13198a2e03707344ULL;
+  for (const std::uint64_t w : words) {
+    low = finalize(low ^ w);
+    high = (high ^ (w * 0x9fb21c651e98df25ULL)) * 0xc2b2ae3d27d4eb4fULL;
+    high = (high << 31) | (high >> 33);
+  }
+  return Key{low, finalize(high + words.size())};
+}
+
+// A visited state: how it was first reached (so that a hit's moves are the path back to the
+// start) and at which depth.
+struct Node {
+  std::int32_t parent = -1;
+  std::uint32_t move = 0;
+  std::int32_t depth = 0;
+};
+
+class Search {
+ public:
+  Search(const ri::Machine& machine, const ri::GameConfig& config, const SearchGoal& goal, SearchSymmetry symmetry)
+      : machine_(machine), goal_(goal), start_(machine.start(config)), encoder_(start_, goal, symmetry),
+        invariant_found_(goal.invariants.size(), false), label_found_(goal.labels.size(), false),
+        winner_found_(goal.winners.size(), false) {}
+
+  SearchResult run(std::int64_t max_states, double max_seconds, std::int64_t max_depth) {
+    const auto started = std::chrono::steady_clock::now();
+    const auto out_of_time = [&] {
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() > max_seconds;
+    };
+    // The frontier in breadth-first order: node ids rise along it, so the successor lists
+    // can be laid out one after another in the order the states are expanded.
+    std::deque<std::pair<std::int32_t, ri::State>> frontier;
+    add(std::move(start_), -1, 0, 0, max_depth, frontier);
+    bool stopped = false;
+    while (!frontier.empty() && !stopped) {
+      if (out_of_time()) {
+        result_.cut = true;
+        break;
+      }
+      auto [id, state] = std::move(frontier.front());
+      frontier.pop_front();
+      while (edge_start_.size() <= static_cast<std::size_t>(id)) edge_start_.push_back(edges_.size());
+      const std::int32_t depth = nodes_[static_cast<std::size_t>(id)].depth;
+      const std::size_t moves = machine_.legal_moves(state).size();
+      for (std::size_t move = 0; move < moves; ++move) {
+        // The last successor takes the state itself instead of a copy.
+        ri::State next = move + 1 == moves ? std::move(state) : state;
+        machine_.apply(next, move);
+        encoder_.encode(next, words_);
+        const Key key = key_of(words_);
+        if (const auto it = seen_.find(key); it != seen_.end()) {
+          if (goal_.lassos) edges_.push_back(it->second);
+          continue;
+        }
+        if (static_cast<std::int64_t>(nodes_.size()) >= max_states) {
+          result_.cut = true;
+          stopped = true;
+          break;
+        }
+        const std::int32_t added = add(std::move(next), id, move, depth + 1, max_depth, frontier, key);
+        if (goal_.lassos) edges_.push_back(added);
+        if (all_found()) {
+          stopped = true;
+          break;
+        }
+      }
+    }
+    result_.exhausted = frontier.empty() && !result_.cut && !stopped;
+    result_.states = static_cast<std::int64_t>(nodes_.size());
+    if (goal_.lassos) find_lasso();
+    return std::move(result_);
+  }
+
+ private:
+  // Records a new state, reports what it shows, and queues it if it waits for a move
+  // within the depth.
+  std::int32_t add(ri::State&& state, std::int32_t parent, std::size_t move, std::int32_t depth,
+                   std::int64_t max_depth, std::deque<std::pair<std::int32_t, ri::State>>& frontier,
+                   std::optional<Key> key = std::nullopt) {
+    if (!key) {
+      encoder_.encode(state, words_);
+      key = key_of(words_);
+    }
+    const auto id = static_cast<std::int32_t>(nodes_.size());
+    nodes_.push_back(Node{parent, static_cast<std::uint32_t>(move), depth});
+    seen_.emplace(*key, id);
+    check(state, id);
+    if (state.decision && !state.finished && !state.fault) {
+      if (depth < max_depth) {
+        frontier.emplace_back(id, std::move(state));
+      } else {
+        result_.depth_limited = true;
+      }
+    }
+    return id;
+  }
+
+  void check(const ri::State& state, std::int32_t id) {
+    if (goal_.faults && state.fault) {
+      // One hit a faulting place: the same fault reached by other paths is no news.
+      const ri::Fault& fault = *state.fault;
+      if (fault_places_.emplace(fault.rule, fault.span.file, fault.span.begin).second) {
+        hit(SearchHit::What::kFault, fault.rule, id);
+      }
+    }
+    for (std::size_t i = 0; i < goal_.labels.size(); ++i) {
+      const auto label = static_cast<std::size_t>(goal_.labels[i]);
+      if (!label_found_[i] && label < state.fired.size() && state.fired[label] > 0) {
+        label_found_[i] = true;
+        hit(SearchHit::What::kFired, goal_.labels[i], id);
+      }
+    }
+    if (state.finished) {
+      for (std::size_t i = 0; i < goal_.winners.size(); ++i) {
+        if (!winner_found_[i] &&
+            std::find(state.winners.begin(), state.winners.end(), goal_.winners[i]) != state.winners.end()) {
+          winner_found_[i] = true;
+          hit(SearchHit::What::kWon, goal_.winners[i], id);
+        }
+      }
+    }
+    // Invariants hold at decisions and at the end, not inside a rule; a fault while
+    // evaluating one is the rules' fault elsewhere, not a violation.
+    if ((state.decision || state.finished) && !state.fault) {
+      for (std::size_t i = 0; i < goal_.invariants.size(); ++i) {
+        if (invariant_found_[i]) continue;
+        const std::optional<ri::Value> holds = machine_.evaluate(state, goal_.invariants[i]);
+        if (holds && !holds->truthy()) {
+          invariant_found_[i] = true;
+          hit(SearchHit::What::kInvariant, static_cast<std::int32_t>(i), id);
+        }
+      }
+    }
+  }
+
+  void hit(SearchHit::What what, std::int32_t index, std::int32_t id) {
+    result_.hits.push_back(SearchHit{what, index, path(id)});
+  }
+
+  // Searching on finds nothing more when every item has a hit and no open-ended kind
+  // (faults, lassos) is asked for.
+  bool all_found() const {
+    const auto all = [](const std::vector<bool>& found) {
+      return std::all_of(found.begin(), found.end(), [](bool f) { return f; });
+    };
+    return !goal_.faults && !goal_.lassos && all(invariant_found_) && all(label_found_) && all(winner_found_);
+  }
+
+  std::vector<std::size_t> path(std::int32_t id) const {
+    std::vector<std::size_t> moves;
+    for (; nodes_[static_cast<std::size_t>(id)].parent >= 0; id = nodes_[static_cast<std::size_t>(id)].parent) {
+      moves.push_back(nodes_[static_cast<std::size_t>(id)].move);
+    }
+    std::reverse(moves.begin(), moves.end());
+    return moves;
+  }
+
+  std::size_t edges_begin(std::size_t id) const { return id < edge_start_.size() ? edge_start_[id] : edges_.size(); }
+  std::size_t edges_end(std::size_t id) const {
+    return id + 1 < edge_start_.size() ? edge_start_[id + 1] : edges_.size();
+  }
+
+  // A cycle in the explored graph is a lasso: the game reaches it and can go round it
+  // forever. Strongly connected components (Tarjan's algorithm, with an explicit stack, as
+  // the graph can be deep) find every cycle; the one reported is entered soonest, and goes
+  // round by its shortest cycle through that entry.
+  void find_lasso() {
+    // Nodes past the last expanded one have no successors.
+    while (edge_start_.size() < nodes_.size()) edge_start_.push_back(edges_.size());
+    const std::size_t n = nodes_.size();
+    constexpr std::int32_t kUnvisited = -1;
+    std::vector<std::int32_t> order(n, kUnvisited);
+    std::vector<std::int32_t> low(n, 0);
+    std::vector<std::int32_t> component(n, kUnvisited);
+    std::vector<bool> on_stack(n, false);
+    std::vector<std::int32_t> stack;
+    std::vector<std::pair<std::size_t, std::size_t>> calls;  // node, next edge
+    std::int32_t counter = 0;
+    std::int32_t components = 0;
+    std::int32_t best_entry = -1;
+    const auto enter = [&](std::size_t v) {
+      order[v] = low[v] = counter++;
+      stack.push_back(static_cast<std::int32_t>(v));
+      on_stack[v] = true;
+      calls.emplace_back(v, edges_begin(v));
+    };
+    if (n > 0) enter(0);  // every node is reachable from the start
+    while (!calls.empty()) {
+      auto& [v, next] = calls.back();
+      if (next < edges_end(v)) {
+        const auto w = static_cast<std::size_t>(edges_[next++]);
+        if (order[w] == kUnvisited) {
+          enter(w);
+        } else if (on_stack[w]) {
+          low[v] = std::min(low[v], order[w]);
+        }
+        continue;
+      }
+      const std::size_t done = v;
+      calls.pop_back();
+      if (!calls.empty()) low[calls.back().first] = std::min(low[calls.back().first], low[done]);
+      if (low[done] != order[done]) continue;
+      // `done` roots a component: pop it, and keep its shallowest node if it has a cycle.
+      std::int32_t entry = -1;
+      std::size_t size = 0;
+      std::int32_t w = -1;
+      do {
+        w = stack.back();
+        stack.pop_back();
+        on_stack[static_cast<std::size_t>(w)] = false;
+        component[static_cast<std::size_t>(w)] = components;
+        ++size;
+        if (entry < 0 || nodes_[static_cast<std::size_t>(w)].depth < nodes_[static_cast<std::size_t>(entry)].depth ||
+            (nodes_[static_cast<std::size_t>(w)].depth == nodes_[static_cast<std::size_t>(entry)].depth && w < entry)) {
+          entry = w;
+        }
+      } while (static_cast<std::size_t>(w) != done);
+      ++components;
+      const auto successors_begin = edges_.begin() + static_cast<std::ptrdiff_t>(edges_begin(done));
+      const auto successors_end = edges_.begin() + static_cast<std::ptrdiff_t>(edges_end(done));
+      const bool cyclic =
+          size > 1 || std::find(successors_begin, successors_end, static_cast<std::int32_t>(done)) != successors_end;
+      if (cyclic && (best_entry < 0 || nodes_[static_cast<std::size_t>(entry)].depth <
+                                           nodes_[static_cast<std::size_t>(best_entry)].depth)) {
+        best_entry = entry;
+      }
+    }
+    if (best_entry < 0) return;
+    std::vector<std::size_t> moves = path(best_entry);
+    const auto cycle_start = static_cast<std::int32_t>(moves.size());
+    const std::vector<std::size_t> cycle = shortest_cycle(best_entry, component);
+    moves.insert(moves.end(), cycle.begin(), cycle.end());
+    result_.hits.push_back(SearchHit{SearchHit::What::kLasso, cycle_start, std::move(moves)});
+  }
+
+  // Breadth-first inside the entry's component, back to the entry: the moves of the cycle.
+  std::vector<std::size_t> shortest_cycle(std::int32_t entry, const std::vector<std::int32_t>& component) const {
+    const std::int32_t home = component[static_cast<std::size_t>(entry)];
+    std::unordered_map<std::int32_t, std::pair<std::int32_t, std::size_t>> came_from;  // node: (from, move)
+    std::deque<std::int32_t> queue{entry};
+    while (!queue.empty()) {
+      const std::int32_t v = queue.front();
+      queue.pop_front();
+      const std::size_t first = edges_begin(static_cast<std::size_t>(v));
+      for (std::size_t e = first; e < edges_end(static_cast<std::size_t>(v)); ++e) {
+        const std::int32_t w = edges_[e];
+        if (component[static_cast<std::size_t>(w)] != home) continue;
+        if (w == entry) {
+          std::vector<std::size_t> moves{e - first};
+          for (std::int32_t at = v; at != entry; at = came_from.at(at).first) moves.push_back(came_from.at(at).second);
+          std::reverse(moves.begin(), moves.end());
+          return moves;
+        }
+        if (came_from.emplace(w, std::make_pair(v, e - first)).second) queue.push_back(w);
+      }
+    }
+    return {};  // unreachable: the component has a cycle through every node
+  }
+
+  const ri::Machine& machine_;
+  const SearchGoal& goal_;
+  ri::State start_;
+  Encoder encoder_;
+  std::vector<std::uint64_t> words_;  // scratch
+  std::vector<Node> nodes_;
+  std::unordered_map<Key, std::int32_t, KeyHash> seen_;
+  std::vector<std::size_t> edge_start_;  // by expanded node: its first successor in edges_
+  std::vector<std::int32_t> edges_;      // successors, in the order of the legal moves
+  std::set<std::tuple<std::int32_t, grammar::FileId, std::size_t>> fault_places_;
+  std::vector<bool> invariant_found_;
+  std::vector<bool> label_found_;
+  std::vector<bool> winner_found_;
+  SearchResult result_;
+};
+
+}  // namespace
+
+SearchResult search_states(const ri::Machine& machine, const ri::GameConfig& config, const SearchGoal& goal,
+                           std::int64_t max_states, double max_seconds, std::int64_t max_depth,
+                           SearchSymmetry symmetry) {
+  Search search(machine, config, goal, symmetry);
+  return search.run(max_states, max_seconds, max_depth);
+}
+
+void state_words(const ri::State& state, const SearchGoal& goal, SearchSymmetry symmetry,
+                 std::vector<std::uint64_t>& words) {
+  Encoder(state, goal, symmetry).encode(state, words);
+}
+
+}  // namespace rulebook::verifier

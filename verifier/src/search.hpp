@@ -1,0 +1,76 @@
+// Bounded explicit-state search for concrete counterexamples: every decision of the game is
+// tried, breadth-first from the start, with states deduplicated, so that a fault, a broken
+// invariant, a rule that fires or a seat that wins behind a rare sequence of choices (one a
+// random agent picks once in a million games) is found with the shortest sequence of moves.
+// The search sees one seed: shuffles come from the generator inside ri::State, so a copied
+// state continues with the same cards, and exhausting the search covers every sequence of
+// decisions, not every shuffle.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "layout.hpp"
+#include "rulebook/interpreter/machine.hpp"
+
+namespace rulebook::verifier {
+
+// What to look for; any combination.
+struct SearchGoal {
+  bool faults = true;                  // a state where the rules fault (State::fault set)
+  std::vector<ri::ExprId> invariants;  // declared invariants (ir.invariants[i].condition):
+                                       // false at a decision or at the end
+  std::vector<std::int32_t> labels;    // labelled rules to see fire (State::fired[label] > 0)
+  std::vector<ri::PlayerId> winners;   // seats to see win (State::winners)
+  bool lassos = true;                  // a cycle of decisions the game can repeat forever
+};
+
+struct SearchHit {
+  enum class What { kFault, kInvariant, kFired, kWon, kLasso } what;
+  // kFault: the label of the faulting rule (-1 outside any); kInvariant: the position in
+  // SearchGoal::invariants; kFired: the label; kWon: the player; kLasso: the position in
+  // `moves` where the cycle starts (moves from there on lead back to the same state).
+  std::int32_t index = -1;
+  std::vector<std::size_t> moves;  // indexes into the legal moves, from the start
+};
+
+struct SearchResult {
+  std::vector<SearchHit> hits;  // in the order they were found (shortest first), a lasso last
+  std::int64_t states = 0;      // distinct states visited
+  bool exhausted = false;       // every reachable state within the depth was visited (not
+                                // set when the search stopped early, every item found);
+                                // then a missing hit does not exist, for this seed's shuffles
+  bool cut = false;             // stopped by the state or time budget
+  bool depth_limited = false;   // some state at max_depth still had moves: exhaustion is
+                                // within the depth only
+};
+
+// How states are told apart.
+enum class SearchSymmetry {
+  // Every card by its identity: exact, and what an exhausted search promises.
+  kExact,
+  // Cards of equal rank, suit, color and kind (20 chips) are one: a state keeps which kind
+  // of card lies at each position and refers to cards by position, so hands that differ only
+  // in which chip is where are one state. Hits are real games either way (their moves are
+  // played, not derived); but where rules visit a set of alike cards in identity order and
+  // the order shows later (face-up ones first), states told alike are not quite alike, so
+  // exhaustion is not a proof.
+  kAlikeCards,
+};
+
+// Breadth-first over decisions from `machine.start(config)`, up to `max_states` distinct
+// states, `max_seconds` and `max_depth` moves. Reports the first (shortest) hit for each
+// goal item: each faulting place, each invariant, label and winner, and one lasso (the one
+// reached soonest, with its shortest cycle), looked for in the explored graph when the
+// search stops.
+SearchResult search_states(const ri::Machine& machine, const ri::GameConfig& config, const SearchGoal& goal,
+                           std::int64_t max_states, double max_seconds, std::int64_t max_depth,
+                           SearchSymmetry symmetry = SearchSymmetry::kExact);
+
+// What search_states compares: the state as words, without the counters that only count
+// (rounds, moves, steps: no expression of the IR reads them) and with `fired` reduced to
+// "has fired" for the goal's labels. Two states with equal words have the same future.
+void state_words(const ri::State& state, const SearchGoal& goal, SearchSymmetry symmetry,
+                 std::vector<std::uint64_t>& words);
+
+}  // namespace rulebook::verifier
