@@ -32,6 +32,9 @@ struct VerifyCommandOptions {
   std::vector<std::string> properties;
   std::int64_t bound = 2000;
   std::int64_t games = 300;
+  std::int64_t rounds = 100;
+  std::int64_t search_states = 100000;
+  double search_seconds = 20;
   unsigned timeout = 60;
   double budget = 600;
   std::uint64_t seed = 1;
@@ -206,6 +209,9 @@ int run_verify(const VerifyCommandOptions& options) {
     vo.properties = options.properties;
     vo.bound = options.bound;
     vo.games = options.games;
+    vo.rounds = options.rounds;
+    vo.search_states = options.search_states;
+    vo.search_seconds = options.search_seconds;
     vo.timeout_seconds = options.timeout;
     vo.budget_seconds = options.budget;
     vo.show_invariants = options.show_invariants;
@@ -287,6 +293,16 @@ void add_verify_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--games", options->games, "Simulated games that suggest the invariants")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1000000}))
       ->default_str("300");
+  cmd->add_option("--rounds", options->rounds, "Round cap of a simulated game")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1000000}))
+      ->default_str("100");
+  cmd->add_option("--search-states", options->search_states,
+                  "States the exhaustive search over decisions may visit (0: no search)")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{100000000}))
+      ->default_str("100000");
+  cmd->add_option("--search-seconds", options->search_seconds, "Seconds the exhaustive search may take")
+      ->check(CLI::Range(0.0, 1e6))
+      ->default_str("20");
   cmd->add_option("--timeout", options->timeout, "Seconds of Z3 time each property may take (all its queries); past it the property is unknown")
       ->check(CLI::Range(1U, 86400U))
       ->default_str("60");

@@ -9,6 +9,7 @@
 
 #include "invariants.hpp"
 #include "sampler.hpp"
+#include "search.hpp"
 #include "rulebook/verifier/verify.hpp"
 
 namespace rulebook::verifier {
@@ -35,6 +36,8 @@ struct Context {
   Encoder& encoder;
   Invariants& invariants;
   Sampling& sampling;
+  // The exhaustive search's hits (search.hpp): concrete games, like the sampled ones.
+  const SearchResult& search;
 
   // The clock of the finding being decided, for check() without one.
   mutable PropertyClock clock;
@@ -56,6 +59,10 @@ struct Context {
                                 const grammar::SourceSpan& span) const;
   // A counterexample from the sampled game `game`, up to `moves` decisions (-1: all).
   [[nodiscard]] Counterexample game_trace(const ri::GameResult& game, std::int64_t moves, std::string violation) const;
+  // A counterexample from a search hit: its moves from the start, with the setting's seed.
+  [[nodiscard]] Counterexample search_trace(const SearchHit& hit, std::string violation) const;
+  // The game a search hit leads to.
+  [[nodiscard]] ri::State search_state(const SearchHit& hit) const;
 };
 
 // Property checks (each appends its findings).

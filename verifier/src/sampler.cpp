@@ -1,16 +1,38 @@
 #include "sampler.hpp"
 
+#include <cstdlib>
 #include <unordered_set>
+
+#include "rulebook/interpreter/agent.hpp"
 
 namespace rulebook::verifier {
 
 namespace {
 
-class KindSink : public ri::EventSink {
+// Thrown from a sink when a game runs too long without a decision.
+struct NoDecision {};
+
+// Counts the instructions since the last decision.
+class LoopWatch : public ri::EventSink {
+ public:
+  [[nodiscard]] bool observes_steps() const override { return true; }
+  void stepping(const ri::State& /*state*/) override {
+    if (++steps_ > kStepsWithoutDecision) throw NoDecision{};
+  }
+  void chose(const ri::State&, ri::PlayerId, std::int32_t, const ri::Value&, bool) override { steps_ = 0; }
+  void reset() { steps_ = 0; }
+
+ private:
+  std::int64_t steps_ = 0;
+};
+
+class KindSink : public LoopWatch {
  public:
   explicit KindSink(SlotKinds& kinds) : kinds_(kinds) {}
-  [[nodiscard]] bool observes_steps() const override { return true; }
-  void stepping(const ri::State& state) override { observe_kinds(state, kinds_); }
+  void stepping(const ri::State& state) override {
+    LoopWatch::stepping(state);
+    observe_kinds(state, kinds_);
+  }
 
  private:
   SlotKinds& kinds_;
@@ -25,15 +47,18 @@ std::uint64_t hash_point(const std::vector<std::int64_t>& point) {
   return h;
 }
 
-class SampleSink : public ri::EventSink {
+class SampleSink : public LoopWatch {
  public:
   SampleSink(const ri::Machine& machine, const Layout& layout, const CardClasses& classes, Invariants& invariants,
              Sampling& out)
       : machine_(machine), layout_(layout), classes_(classes), invariants_(invariants), out_(out),
         seen_(machine.ir().code.size()) {}
-  void start_game(std::uint64_t seed) { seed_ = seed; }
-  [[nodiscard]] bool observes_steps() const override { return true; }
+  void start_game(std::uint64_t seed) {
+    seed_ = seed;
+    reset();
+  }
   void stepping(const ri::State& state) override {
+    LoopWatch::stepping(state);
     const ri::Ir& ir = machine_.ir();
     ++out_.states;
     if (!invariants_.is_cut(state.pc)) return;  // decisions are cut points
@@ -41,6 +66,8 @@ class SampleSink : public ri::EventSink {
     if (out_.states == 1) invariants_.set_initial(state.pc, point);
     if (seen_[static_cast<std::size_t>(state.pc)].insert(hash_point(point)).second) {
       invariants_.at(state.pc).add(point);
+      auto& kept = out_.points[state.pc];
+      if (kept.size() < kPointsPerCut) kept.push_back(point);
     }
     if (ir.code[static_cast<std::size_t>(state.pc)].code == ri::OpCode::kChoose) check_invariants(state, false);
   }
@@ -69,20 +96,49 @@ class SampleSink : public ri::EventSink {
 
 }  // namespace
 
+ri::GameResult play_sample_game(const ri::Machine& machine, const ri::GameConfig& config, std::int64_t max_moves,
+                                std::int64_t max_rounds, ri::EventSink* sink, bool* by_rounds) {
+  ri::GameResult result;
+  result.seed = config.seed;
+  ri::State state = machine.start(config, sink);
+  ri::RandomAgent agent(ri::agent_seed(config.seed));  // as play_random_game: replayable from the seed
+  while (!state.finished) {
+    if (state.moves >= max_moves || state.rounds > max_rounds) {
+      result.capped = true;
+      if (by_rounds != nullptr) *by_rounds = state.moves < max_moves;
+      if (sink != nullptr) sink->stopped(state, max_moves);
+      break;
+    }
+    const ri::View view = machine.view(state, state.decision->player, agent.detail());
+    machine.apply(state, agent.choose(view), sink);
+  }
+  result.winners = state.winners;
+  result.rounds = state.rounds;
+  result.moves = state.moves;
+  result.fault = state.fault;
+  result.fired = state.fired;
+  return result;
+}
+
 SlotKinds observe_slot_kinds(const ri::Machine& machine, const ri::GameConfig& config, std::int64_t games,
-                             std::int64_t max_moves) {
+                             std::int64_t max_moves, std::int64_t max_rounds) {
   SlotKinds kinds;
   KindSink sink(kinds);
   for (std::int64_t g = 0; g < games; ++g) {
     ri::GameConfig game = config;
     game.seed = ri::game_seed(config.seed, static_cast<std::uint64_t>(g));
-    (void)ri::play_random_game(machine, game, max_moves, &sink);
+    sink.reset();
+    try {
+      (void)play_sample_game(machine, game, max_moves, max_rounds, &sink);
+    } catch (const NoDecision&) {
+      break;  // a loop without decisions: the slots it reached are noted
+    }
   }
   return kinds;
 }
 
 Sampling sample(const ri::Machine& machine, const ri::GameConfig& config, std::int64_t games, std::int64_t max_moves,
-                const Layout& layout, const CardClasses& classes, Invariants& invariants) {
+                std::int64_t max_rounds, const Layout& layout, const CardClasses& classes, Invariants& invariants) {
   Sampling out;
   out.broken.resize(machine.ir().invariants.size());
   SampleSink sink(machine, layout, classes, invariants, out);
@@ -90,7 +146,17 @@ Sampling sample(const ri::Machine& machine, const ri::GameConfig& config, std::i
     ri::GameConfig game = config;
     game.seed = ri::game_seed(config.seed, static_cast<std::uint64_t>(g));
     sink.start_game(game.seed);
-    out.games.push_back(ri::play_random_game(machine, game, max_moves, &sink));
+    try {
+      bool by_rounds = false;
+      out.games.push_back(play_sample_game(machine, game, max_moves, max_rounds, &sink, &by_rounds));
+      if (out.games.back().capped) ++(by_rounds ? out.capped_rounds : out.capped_moves);
+    } catch (const NoDecision&) {
+      // Played again without the watch, to the interpreter's own fault (a few seconds):
+      // the counterexample. Later games would likely loop too: sampling stops here.
+      out.looped = true;
+      out.games.push_back(play_sample_game(machine, game, max_moves, max_rounds, nullptr));
+      break;
+    }
   }
   return out;
 }

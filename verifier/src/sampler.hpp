@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -16,7 +17,7 @@ namespace rulebook::verifier {
 
 // The kinds of value each slot holds, from a few games.
 SlotKinds observe_slot_kinds(const ri::Machine& machine, const ri::GameConfig& config, std::int64_t games,
-                             std::int64_t max_moves);
+                             std::int64_t max_moves, std::int64_t max_rounds = 100);
 
 struct BrokenInvariant {
   std::uint64_t seed = 0;
@@ -28,9 +29,28 @@ struct Sampling {
   std::vector<ri::GameResult> games;
   std::vector<std::optional<BrokenInvariant>> broken;  // by declared invariant: the first
   std::int64_t states = 0;
+  std::int64_t capped_moves = 0;   // games stopped at the move cap
+  std::int64_t capped_rounds = 0;  // games stopped at the round cap
+  // A game that ran kStepsWithoutDecision instructions without a decision: sampling stopped
+  // it there (the interpreter faults only after Machine::kMaxStepsBetweenDecisions), and it
+  // was played once more to that fault, which is in `games`.
+  bool looped = false;
+  // Up to kPointsPerCut distinct abstract states seen at each cut point (the vacuity guard).
+  std::map<std::int32_t, std::vector<std::vector<std::int64_t>>> points;
 };
 
+// How many instructions a sampled game may run without a decision before sampling treats
+// it as a loop that never reaches one (and stops sampling after it).
+inline constexpr std::int64_t kStepsWithoutDecision = 2'000'000;
+inline constexpr std::size_t kPointsPerCut = 8;
+
+// One random game, as ri::play_random_game plays it (so counterexample.hpp replays it from
+// its seed), stopped at `max_moves` decisions or after `max_rounds` rounds (`by_rounds`
+// says which cap stopped a capped game).
+ri::GameResult play_sample_game(const ri::Machine& machine, const ri::GameConfig& config, std::int64_t max_moves,
+                                std::int64_t max_rounds, ri::EventSink* sink, bool* by_rounds = nullptr);
+
 Sampling sample(const ri::Machine& machine, const ri::GameConfig& config, std::int64_t games, std::int64_t max_moves,
-                const Layout& layout, const CardClasses& classes, Invariants& invariants);
+                std::int64_t max_rounds, const Layout& layout, const CardClasses& classes, Invariants& invariants);
 
 }  // namespace rulebook::verifier

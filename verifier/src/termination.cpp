@@ -3,6 +3,7 @@
 // ends (a declared measure for the round loop), and the `terminates` claims. A loop with no
 // ranking function is searched for a lasso: a state that the game can return to exactly.
 #include <chrono>
+#include <cmath>
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -249,6 +250,93 @@ class Termination {
 
   static constexpr std::int64_t kLassoNodes = 200000;
 
+  // A sampled game the interpreter stopped in this loop for running without a decision.
+  const ri::GameResult* looped_in(const Loop& loop) const {
+    for (const ri::GameResult& g : ctx_.sampling.games) {
+      if (!g.fault || g.fault->kind != ri::FaultKind::kEndlessLoop) continue;
+      for (std::int32_t pc = loop.head; pc <= loop.back; ++pc) {
+        const grammar::SourceSpan& span = ctx_.ir.code[static_cast<std::size_t>(pc)].span;
+        if (span.file == g.fault->span.file && span.begin == g.fault->span.begin) return &g;
+      }
+    }
+    return nullptr;
+  }
+
+  bool decision_free(const Loop& loop) const {
+    for (std::int32_t pc = loop.head; pc <= loop.back; ++pc) {
+      if (ctx_.ir.code[static_cast<std::size_t>(pc)].code == ri::OpCode::kChoose) return false;
+    }
+    return true;
+  }
+
+  // The interpreter faults after Machine::kMaxStepsBetweenDecisions instructions without a
+  // decision, even in a loop that would end later. A loop without a decision is shown to
+  // stay below that when its iterations are bounded by `limit()` (below): the iterations of
+  // `for each` are at most the players or the cards; of `repeat`, the count (Z3, under the
+  // invariant where it starts); otherwise the ranking function's value at the head. Empty
+  // when shown, else why not.
+  std::string step_limit(const Loop& loop, const Measure& measure) {
+    const std::int64_t bound = limit();
+    const ri::Instr& head = ctx_.ir.code[static_cast<std::size_t>(loop.head)];
+    const std::int64_t cards = static_cast<std::int64_t>(ctx_.setting.cards.size());
+    if (head.code == ri::OpCode::kForNext) {
+      if (std::max<std::int64_t>(ctx_.setting.seats, cards) <= bound) return {};
+      return fmt::format("it may visit more than {} elements without a decision", bound);
+    }
+    std::vector<Invariants::Reach> ways;
+    std::function<z3::expr(const std::vector<z3::expr>&, const std::string&, Step&)> value;
+    if (head.code == ri::OpCode::kRepeatNext) {
+      for (std::int32_t pc = 0; pc < static_cast<std::int32_t>(ctx_.ir.code.size()); ++pc) {
+        const ri::Instr& in = ctx_.ir.code[static_cast<std::size_t>(pc)];
+        if (in.code != ri::OpCode::kRepeatInit || in.a != head.a) continue;
+        for (Invariants::Reach& r : ctx_.invariants.reach(pc)) ways.push_back(std::move(r));
+        value = [this, id = in.b](const std::vector<z3::expr>& s, const std::string& p, Step& st) {
+          return ctx_.encoder.value(id, s, p, st);
+        };
+      }
+    } else {
+      Invariants::Reach r;
+      r.facts.push_back(ctx_.invariants.formula(loop.head, ctx_.invariants.state()));
+      r.state = ctx_.invariants.state();
+      ways.push_back(std::move(r));
+      value = measure;
+    }
+    std::size_t way = 0;
+    for (Invariants::Reach& r : ways) {
+      Step scratch;
+      const z3::expr v = value(r.state, fmt::format("sl{}_{}", loop.head, way++), scratch);
+      r.facts.push_back(v > ctx_.z3.int_val(static_cast<int64_t>(bound)));
+      r.facts.insert(r.facts.end(), scratch.assumptions.begin(), scratch.assumptions.end());
+      if (ctx_.check(r.facts) != z3::unsat) {
+        return fmt::format("it runs without a decision and is not shown to stop within {} iterations (the interpreter "
+                           "stops a game after {} instructions without a decision)",
+                           bound, ri::Machine::kMaxStepsBetweenDecisions);
+      }
+    }
+    return {};
+  }
+
+ private:
+  // The iterations each loop without a decision may take: nested ones multiply, and all of
+  // them with every instruction stay within the interpreter's limit.
+  std::int64_t limit() const {
+    std::int64_t loops = 0, depth = 0;
+    for (const Loop& l : loops_) {
+      if (l.game || !decision_free(l)) continue;
+      ++loops;
+      std::int64_t d = 0;
+      for (const Loop& outer : loops_) {
+        if (!outer.game && decision_free(outer) && outer.head <= l.head && l.back <= outer.back) ++d;
+      }
+      depth = std::max(depth, d);
+    }
+    const double total = static_cast<double>(ri::Machine::kMaxStepsBetweenDecisions) /
+                         static_cast<double>(std::max<std::int64_t>(1, loops) * static_cast<std::int64_t>(ctx_.ir.code.size()));
+    return static_cast<std::int64_t>(std::floor(std::pow(total, 1.0 / static_cast<double>(std::max<std::int64_t>(1, depth)))));
+  }
+
+ public:
+
  private:
   // Cards of a class whose cards share every attribute cannot be told apart by the rules:
   // states that differ only by exchanging such cards behave alike (the same moves exist up
@@ -410,10 +498,26 @@ Finding loop_finding(const Context& ctx, Termination& t, const Loop& loop, const
       candidates.insert(candidates.end(), more.begin(), more.end());
     }
   }
+  if (!loop.game) {
+    if (const ri::GameResult* g = t.looped_in(loop)) {
+      f.status = Status::kRefuted;
+      f.method = "a simulated game that the interpreter stopped for running without a decision";
+      f.message = fmt::format("{} need not end: {}", f.subject, g->fault->message);
+      f.counterexample = ctx.game_trace(*g, -1, fmt::format("rule fault at {}: {}", ctx.where(g->fault->span), g->fault->message));
+      f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      return f;
+    }
+  }
   std::vector<std::string> tried;
   for (const auto& [measure, name] : candidates) {
     std::string why;
     if (t.ranks(loop, measure, why)) {
+      if (!loop.game && t.decision_free(loop)) {
+        if (const std::string over = t.step_limit(loop, measure); !over.empty()) {
+          tried.push_back(fmt::format("{}: ends ({}), but {}", name, why, over));
+          break;
+        }
+      }
       f.status = Status::kProved;
       f.method = "ranking function checked by Z3 under the inductive invariants";
       f.message = fmt::format("{} ends: ranking function {} ({})", f.subject, name, why);

@@ -14,6 +14,7 @@
 #include "context.hpp"
 #include "counterexample.hpp"
 #include "solver.hpp"
+#include "sampler.hpp"
 
 namespace rulebook::verifier {
 
@@ -104,27 +105,29 @@ Counterexample Context::game_trace(const ri::GameResult& game, std::int64_t move
   return replay_game(machine, c, moves, {}, layout, classes, std::move(violation));
 }
 
-namespace {
-
-bool same_place(const grammar::SourceSpan& a, const grammar::SourceSpan& b) {
-  return a.file == b.file && a.begin == b.begin;
+ri::State Context::search_state(const SearchHit& hit) const {
+  ri::State state = machine.start(config);
+  for (const std::size_t index : hit.moves) {
+    if (state.finished) break;
+    machine.apply(state, index);
+  }
+  return state;
 }
 
-// Which obligation a concrete fault broke: by its source position, else by its message.
-ObligationKind fault_kind(Context& ctx, const ri::Fault& fault) {
-  if (fault.message.find("no legal choice") != std::string::npos) return ObligationKind::kLegalChoice;
-  for (std::size_t pc = 0; pc < ctx.ir.code.size(); ++pc) {
-    const auto cut = static_cast<std::int32_t>(pc);
-    if (!ctx.invariants.is_cut(cut) || !ctx.invariants.at(cut).reached()) continue;
-    for (const Obligation& ob : ctx.invariants.block(cut).obligations) {
-      if (same_place(ob.span, fault.span)) return ob.kind;
-    }
+Counterexample Context::search_trace(const SearchHit& hit, std::string violation) const {
+  return replay_game(machine, config, 0, hit.moves, layout, classes, std::move(violation));
+}
+
+namespace {
+
+// The property a concrete fault breaks, by its kind (fault_kinds.hpp); nothing for a kind
+// that no obligation covers (the termination check takes endless loops).
+std::optional<ObligationKind> fault_obligation(const ri::Fault& fault) {
+  const std::string_view property = ri::fault_kind_info(fault.kind).property;
+  if (property == "conservation" || property == "playability" || property == "well-defined") {
+    return obligation_kind(fault.kind);
   }
-  if (fault.message.find("deal ") == 0 || fault.message.find("the zone is empty") != std::string::npos ||
-      fault.message.find("the zone holds") != std::string::npos) {
-    return ObligationKind::kTakeFromEmpty;
-  }
-  return ObligationKind::kDefined;
+  return std::nullopt;
 }
 
 const char* kind_property(ObligationKind kind) {
@@ -204,12 +207,21 @@ void check_obligations(Context& ctx, const std::set<std::string>& wanted, std::v
       }
     }
   }
-  // Concrete faults: the first game with a fault of each kind.
+  // Concrete faults: the first game with a fault of each kind, sampled or found by the
+  // exhaustive search (shortest first).
   std::map<ObligationKind, const ri::GameResult*> faulted;
   for (const ri::GameResult& g : ctx.sampling.games) {
     if (!g.fault) continue;
-    const ObligationKind kind = fault_kind(ctx, *g.fault);
-    if (faulted.count(kind) == 0) faulted[kind] = &g;
+    const auto kind = fault_obligation(*g.fault);
+    if (kind && faulted.count(*kind) == 0) faulted[*kind] = &g;
+  }
+  std::map<ObligationKind, std::pair<const SearchHit*, ri::Fault>> searched;
+  for (const SearchHit& hit : ctx.search.hits) {
+    if (hit.what != SearchHit::What::kFault) continue;
+    const ri::State end = ctx.search_state(hit);
+    if (!end.fault) continue;
+    const auto kind = fault_obligation(*end.fault);
+    if (kind && faulted.count(*kind) == 0 && searched.count(*kind) == 0) searched.emplace(*kind, std::make_pair(&hit, *end.fault));
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   for (const ObligationKind kind : {ObligationKind::kTakeFromEmpty, ObligationKind::kLegalChoice, ObligationKind::kDefined}) {
@@ -227,6 +239,14 @@ void check_obligations(Context& ctx, const std::set<std::string>& wanted, std::v
       f.where = ctx.where(g.fault->span);
       f.message = fmt::format("{}: {}", f.where, g.fault->message);
       f.counterexample = ctx.game_trace(g, -1, fmt::format("rule fault at {}: {}", f.where, g.fault->message));
+    } else if (searched.count(kind) != 0) {
+      const auto& [hit, fault] = searched.at(kind);
+      f.status = Status::kRefuted;
+      f.method = "a game found by the exhaustive search over decisions (the shortest)";
+      f.span = fault.span;
+      f.where = ctx.where(fault.span);
+      f.message = fmt::format("{}: {}", f.where, fault.message);
+      f.counterexample = ctx.search_trace(*hit, fmt::format("rule fault at {}: {}", f.where, fault.message));
     } else if (open[kind].empty() && (kind != ObligationKind::kTakeFromEmpty || conservation_open.empty())) {
       f.status = Status::kProved;
       f.method = kInductive;
@@ -256,7 +276,18 @@ void check_invariants(Context& ctx, std::vector<Finding>& out) {
     const ri::InvariantInfo& claim = ctx.ir.invariants[i];
     Finding f = ctx.finding("invariant", claim.name, claim.span);
     ctx.start_clock();
-    if (const auto& broken = ctx.sampling.broken[i]) {
+    const SearchHit* found = nullptr;
+    for (const SearchHit& hit : ctx.search.hits) {
+      if (hit.what == SearchHit::What::kInvariant && hit.index == static_cast<std::int32_t>(i)) found = &hit;
+    }
+    if (!ctx.sampling.broken[i] && found != nullptr) {
+      f.status = Status::kRefuted;
+      f.method = "a game found by the exhaustive search over decisions (the shortest)";
+      const ri::State end = ctx.search_state(*found);
+      const std::string when = end.finished ? "at the end of the game" : fmt::format("after {} moves", end.moves);
+      f.message = fmt::format("invariant {} is false {}", claim.name, when);
+      f.counterexample = ctx.search_trace(*found, fmt::format("{} ({}) is false {}", claim.name, f.where, when));
+    } else if (const auto& broken = ctx.sampling.broken[i]) {
       f.status = Status::kRefuted;
       f.method = "a simulated game";
       const std::string when = broken->at_end ? "at the end of the game" : fmt::format("after {} moves", broken->moves);
@@ -310,6 +341,14 @@ void check_reachability(Context& ctx, std::vector<Finding>& out) {
   for (const ri::GameResult& g : ctx.sampling.games) {
     for (std::size_t l = 0; l < labels && l < g.fired.size(); ++l) fired[l] = fired[l] || g.fired[l] > 0;
   }
+  std::vector<std::string> searched;
+  for (const SearchHit& hit : ctx.search.hits) {
+    if (hit.what != SearchHit::What::kFired || hit.index < 0 || static_cast<std::size_t>(hit.index) >= labels) continue;
+    if (fired[static_cast<std::size_t>(hit.index)]) continue;
+    fired[static_cast<std::size_t>(hit.index)] = true;
+    searched.push_back(fmt::format("{}: fires after {} moves found by the exhaustive search", ctx.ir.labels[static_cast<std::size_t>(hit.index)],
+                                   hit.moves.size()));
+  }
   std::vector<std::string> dead, open;
   for (std::size_t l = 0; l < labels; ++l) {
     if (fired[l]) continue;
@@ -337,8 +376,10 @@ void check_reachability(Context& ctx, std::vector<Finding>& out) {
     for (const std::string& o : open) f.details.push_back("not shown either way: " + o);
   } else if (open.empty()) {
     f.status = Status::kProved;
-    f.method = "witness games: every rule fired in a simulated game (replayable with its seed)";
+    f.method = "witness games: every rule fired in a simulated game (replayable with its seed) or in one the "
+               "exhaustive search found";
     f.message = fmt::format("all {} labelled rules fire", labels);
+    f.details = searched;
   } else {
     f.status = Status::kUnknown;
     f.method = "witness games and Z3";
@@ -363,6 +404,16 @@ void check_winnability(Context& ctx, std::vector<Finding>& out) {
   }
   std::vector<std::string> never, open, shown;
   for (std::int32_t p = 0; p < seats; ++p) {
+    if (witness[static_cast<std::size_t>(p)] == nullptr) {
+      const auto hit = std::find_if(ctx.search.hits.begin(), ctx.search.hits.end(), [&](const SearchHit& h) {
+        return h.what == SearchHit::What::kWon && h.index == p;
+      });
+      if (hit != ctx.search.hits.end()) {
+        shown.push_back(fmt::format("seat {}: wins after {} moves found by the exhaustive search (seed {})", p, hit->moves.size(),
+                                    ctx.config.seed));
+        continue;
+      }
+    }
     if (witness[static_cast<std::size_t>(p)] != nullptr) {
       shown.push_back(fmt::format("seat {}: wins the simulated game with seed {}", p, witness[static_cast<std::size_t>(p)]->seed));
       continue;
@@ -411,6 +462,55 @@ void check_winnability(Context& ctx, std::vector<Finding>& out) {
   out.push_back(std::move(f));
 }
 
+// The vacuity guard: a proof from an unsatisfiable premise proves everything. Every state a
+// sampled game had at a cut point must satisfy the invariant there and have a transition
+// in the encoding (some exit of its block, or a fault); every rule that fired in a game must
+// be reachable under the invariants. Returns what failed, or nothing.
+std::string vacuity_failure(Context& ctx) {
+  const auto& x = ctx.invariants.state();
+  PropertyClock clock = ctx.new_clock();
+  for (const auto& [pc, points] : ctx.sampling.points) {
+    if (!ctx.invariants.at(pc).reached()) {
+      return fmt::format("a game reached {}, where the invariant is false", ctx.where(ctx.ir.code[static_cast<std::size_t>(pc)].span));
+    }
+    const Block& block = ctx.invariants.block(pc);
+    z3::expr_vector ways(ctx.z3);
+    for (const BlockExit& exit : block.exits) ways.push_back(exit.guard);
+    for (const Obligation& ob : block.obligations) ways.push_back(!ob.holds);
+    const z3::expr inv = ctx.invariants.formula(pc, x);
+    for (const std::vector<std::int64_t>& point : points) {
+      std::vector<z3::expr> facts{inv, ways.empty() ? ctx.z3.bool_val(false) : z3::mk_or(ways)};
+      facts.insert(facts.end(), block.assumptions.begin(), block.assumptions.end());
+      for (std::int32_t d = 0; d < ctx.layout.base_size; ++d) {
+        facts.push_back(x[static_cast<std::size_t>(d)] == ctx.z3.int_val(static_cast<int64_t>(point[static_cast<std::size_t>(d)])));
+      }
+      if (ctx.check(facts, clock) == z3::unsat) {
+        return fmt::format("a state a game had at {} has no transition under the invariant there",
+                           ctx.where(ctx.ir.code[static_cast<std::size_t>(pc)].span));
+      }
+    }
+  }
+  std::vector<bool> fired(ctx.ir.labels.size(), false);
+  for (const ri::GameResult& g : ctx.sampling.games) {
+    for (std::size_t l = 0; l < fired.size() && l < g.fired.size(); ++l) fired[l] = fired[l] || g.fired[l] > 0;
+  }
+  for (std::size_t pc = 0; pc < ctx.ir.code.size(); ++pc) {
+    const ri::Instr& in = ctx.ir.code[pc];
+    if (in.code != ri::OpCode::kFire || !fired[static_cast<std::size_t>(in.a)]) continue;
+    bool reachable = false;
+    for (const Invariants::Reach& r : ctx.invariants.reach(static_cast<std::int32_t>(pc))) {
+      if (ctx.check(r.facts, clock) != z3::unsat) {
+        reachable = true;
+        break;
+      }
+    }
+    if (!reachable) {
+      return fmt::format("rule {} fired in a game, but the encoding finds it unreachable", ctx.ir.labels[static_cast<std::size_t>(in.a)]);
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 VerifyReport verify(const ri::Machine& machine, const VerifyOptions& options) {
@@ -441,13 +541,42 @@ VerifyReport verify(const ri::Machine& machine, const VerifyOptions& options) {
   report.players = initial.num_players;
   report.options = options.options;
 
-  const SlotKinds kinds = observe_slot_kinds(machine, config, std::min<std::int64_t>(options.games, 40), options.bound);
+  const SlotKinds kinds = observe_slot_kinds(machine, config, std::min<std::int64_t>(options.games, 40), options.bound, options.rounds);
   const CardClasses classes = card_classes(ir, setting);
   const Layout layout = make_layout(ir, setting, classes, kinds);
   z3::context z3;
   Encoder encoder(z3, ir, setting, classes, layout, kinds);
   Invariants invariants(encoder, layout, cut_points(ir));
-  Sampling sampling = sample(machine, config, options.games, options.bound, layout, classes, invariants);
+  Sampling sampling = sample(machine, config, options.games, options.bound, options.rounds, layout, classes, invariants);
+  // Rare counterexamples: every sequence of decisions from the start, breadth-first, for
+  // what the sampled games did not show.
+  SearchGoal goal;
+  for (std::size_t i = 0; i < ir.invariants.size(); ++i) {
+    if (!sampling.broken[i]) goal.invariants.push_back(ir.invariants[i].condition);
+  }
+  {
+    std::vector<bool> fired(ir.labels.size(), false), won(static_cast<std::size_t>(setting.seats), false);
+    for (const ri::GameResult& g : sampling.games) {
+      for (std::size_t l = 0; l < fired.size() && l < g.fired.size(); ++l) fired[l] = fired[l] || g.fired[l] > 0;
+      for (const ri::PlayerId p : g.winners) {
+        if (p >= 0 && p < setting.seats) won[static_cast<std::size_t>(p)] = true;
+      }
+    }
+    for (std::size_t l = 0; l < fired.size(); ++l) {
+      if (!fired[l]) goal.labels.push_back(static_cast<std::int32_t>(l));
+    }
+    for (std::int32_t p = 0; p < setting.seats; ++p) {
+      if (!won[static_cast<std::size_t>(p)]) goal.winners.push_back(p);
+    }
+  }
+  goal.lassos = false;  // the termination check searches for lassos inside each loop
+  SearchResult searched;
+  if (options.search_states > 0 && !sampling.looped) {
+    // Alike cards (20 chips) as one: the hits are real games either way, and exhaustion is not
+    // used as a proof.
+    searched = search_states(machine, config, goal, options.search_states, options.search_seconds, options.bound,
+                             SearchSymmetry::kAlikeCards);
+  }
   if (std::getenv("RULEBOOK_VERIFY_DEBUG") != nullptr) {
     invariants.debug(&layout.names);
     for (std::size_t pc = 0; pc < ir.code.size(); ++pc) {
@@ -472,6 +601,23 @@ VerifyReport verify(const ri::Machine& machine, const VerifyOptions& options) {
                                        "invariant is used, so most proofs are unknown; refutations by games stand",
                                        options.budget_seconds));
   }
+  if (sampling.capped_moves + sampling.capped_rounds > static_cast<std::int64_t>(sampling.games.size()) / 2) {
+    report.notes.push_back(fmt::format("{} of the {} simulated games stopped at a cap ({} at --bound {} moves, {} at --rounds {}): "
+                                       "the invariants and witnesses come mostly from unfinished games",
+                                       sampling.capped_moves + sampling.capped_rounds, sampling.games.size(), sampling.capped_moves,
+                                       options.bound, sampling.capped_rounds, options.rounds));
+  }
+  if (sampling.looped) {
+    report.notes.push_back(fmt::format("a simulated game ran {} instructions without a decision; sampling stopped there, "
+                                       "and the exhaustive search was not run", kStepsWithoutDecision));
+  }
+  if (options.search_states > 0 && !sampling.looped) {
+    report.notes.push_back(fmt::format("exhaustive search over decisions (seed {}): {} states{}", config.seed, searched.states,
+                                       searched.exhausted ? ", every reachable one"
+                                       : searched.cut    ? fmt::format(", cut by --search-states {} or --search-seconds {}",
+                                                                       options.search_states, options.search_seconds)
+                                                         : fmt::format(", to depth {}", options.bound)));
+  }
   if (stats.gave_up > 0) {
     report.notes.push_back(fmt::format("Z3 gave up on {} induction queries; the invariants there were dropped", stats.gave_up));
   }
@@ -485,7 +631,9 @@ VerifyReport verify(const ri::Machine& machine, const VerifyOptions& options) {
       report.invariants.emplace_back(where, invariants.describe(static_cast<std::int32_t>(pc), layout.names));
     }
   }
-  Context ctx{machine, ir, config, options, setting, classes, layout, z3, encoder, invariants, sampling, {}};
+  Context ctx{machine, ir, config, options, setting, classes, layout, z3, encoder, invariants, sampling, searched, {}};
+  const std::string vacuous = vacuity_failure(ctx);
+  if (!vacuous.empty()) report.notes.push_back("internal error: the vacuity check failed (" + vacuous + "); no proof from Z3 is reported");
   check_obligations(ctx, wanted, report.findings);
   if (wanted.count("round-termination") || wanted.count("game-termination") || wanted.count("terminates")) {
     check_termination(ctx, report.findings, wanted.count("round-termination") != 0, wanted.count("game-termination") != 0,
@@ -495,6 +643,15 @@ VerifyReport verify(const ri::Machine& machine, const VerifyOptions& options) {
   if (wanted.count("winnability")) check_winnability(ctx, report.findings);
   if (wanted.count("knowable-moves")) check_knowable_moves(ctx, report.findings);
   if (wanted.count("invariant")) check_invariants(ctx, report.findings);
+  // A proof from an unsatisfiable premise is no proof: only what games show stands.
+  if (!vacuous.empty()) {
+    for (Finding& f : report.findings) {
+      const bool by_game = f.counterexample.has_value() || f.method.starts_with("witness games");
+      if (by_game || f.status == Status::kUnknown) continue;
+      f.status = Status::kUnknown;
+      f.message = "not decided: the vacuity check failed (" + vacuous + "); " + f.message;
+    }
+  }
   // Report in the order of the property list.
   std::stable_sort(report.findings.begin(), report.findings.end(), [](const Finding& a, const Finding& b) {
     auto rank = [](const std::string& name) {

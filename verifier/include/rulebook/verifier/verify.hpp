@@ -64,6 +64,9 @@ struct VerifyOptions {
   std::vector<std::string> properties;       // empty: all
   std::int64_t games = 300;                  // simulated games that suggest invariants
   std::int64_t bound = 2000;                 // move cap of a simulated game; lasso search depth
+  std::int64_t rounds = 100;                 // round cap of a simulated game
+  std::int64_t search_states = 100000;       // states the exhaustive search for counterexamples visits
+  double search_seconds = 20;                // and the seconds it may take
   unsigned timeout_seconds = 60;             // Z3 time per finding (all its queries); then unknown
   double budget_seconds = 600;               // for the invariant search as a whole
   std::uint64_t seed = 1;
