@@ -20,7 +20,8 @@ void Executor::put(CardId c, std::int32_t zone, bool at_bottom, std::size_t bott
 }
 
 std::vector<CardId> Executor::card_list(const Value& v, const grammar::SourceSpan& span) const {
-  if (v.kind == Kind::kCard) return {card_arg(v, span)};
+  // A card variable that holds none has the none value, not a card: the same fault as a card.
+  if (v.kind == Kind::kCard || v.kind == Kind::kNone) return {card_arg(v, span)};
   if (v.kind == Kind::kZone) return s_.zones[static_cast<std::size_t>(v.scalar)];
   if (v.kind == Kind::kSet && (v.element == Kind::kCard || v.items.empty())) {
     return {v.items.begin(), v.items.end()};

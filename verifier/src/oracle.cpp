@@ -117,15 +117,31 @@ class Oracle {
   Oracle(const ri::Machine& machine, const ri::GameConfig& config, const OracleOptions& options)
       : machine_(machine), ir_(machine.ir()), config_(config), options_(options), rng_(options.seed) {}
 
-  OracleReport run() {
+  // The same abstraction verify() builds.
+  void build() {
     const ri::State initial = machine_.start(config_);
     setting_ = Setting{initial.num_players, initial.num_seats, initial.options, *initial.cards};
-    // The same abstraction verify() builds.
     const SlotKinds kinds = observe_slot_kinds(machine_, config_, std::min<std::int64_t>(options_.games, 40), options_.max_moves);
     classes_ = card_classes(ir_, setting_);
     layout_ = make_layout(ir_, setting_, classes_, kinds);
     encoder_.emplace(z3_, ir_, setting_, classes_, layout_, kinds);
     invariants_.emplace(*encoder_, layout_, cut_points(ir_));
+  }
+
+  std::vector<ri::FaultKind> kinds() {
+    build();
+    std::vector<ri::FaultKind> out;
+    for (std::size_t pc = 0; pc < ir_.code.size(); ++pc) {
+      if (!invariants_->is_cut(static_cast<std::int32_t>(pc))) continue;
+      for (const Obligation& ob : invariants_->block(static_cast<std::int32_t>(pc)).obligations) {
+        if (std::find(out.begin(), out.end(), ob.fault) == out.end()) out.push_back(ob.fault);
+      }
+    }
+    return out;
+  }
+
+  OracleReport run() {
+    build();
 
     StateSink sink(invariants_->cuts(), options_.per_cut, rng_);
     for (std::int64_t g = 0; g < options_.games; ++g) {
@@ -274,6 +290,10 @@ class Oracle {
 };
 
 }  // namespace
+
+std::vector<ri::FaultKind> obligation_kinds(const ri::Machine& machine, const ri::GameConfig& config) {
+  return Oracle(machine, config, OracleOptions{}).kinds();
+}
 
 OracleReport check_abstraction(const ri::Machine& machine, const ri::GameConfig& config, const OracleOptions& options) {
   return Oracle(machine, config, options).run();

@@ -34,6 +34,11 @@ struct OracleReport {
   std::vector<std::string> undecided;  // Z3 gave up
 };
 
+// The fault kinds of the obligations the verifier checks anywhere in the program (for the
+// test that every kind the interpreter can raise has one).
+std::vector<interpreter::FaultKind> obligation_kinds(const interpreter::Machine& machine,
+                                                     const interpreter::GameConfig& config);
+
 OracleReport check_abstraction(const interpreter::Machine& machine, const interpreter::GameConfig& config,
                                const OracleOptions& options);
 

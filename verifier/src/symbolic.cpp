@@ -249,6 +249,30 @@ void Encoder::Run::check_policy(const ri::Instr& in, const z3::expr& chooser, co
   path_.pop_back();
 }
 
+bool Encoder::Run::may_be_none_card(ri::ExprId id) const {
+  const ri::ExprNode& n = ir_.exprs[static_cast<std::size_t>(id)];
+  auto card_or_unseen = [](Kind k) { return k == Kind::kCard || k == Kind::kNone; };
+  switch (n.op) {
+    case ExprOp::kZone:
+    case ExprOp::kComprehension:
+    case ExprOp::kAllCards:
+    case ExprOp::kSetLit:
+    case ExprOp::kBinary: return false;  // sets of cards
+    case ExprOp::kVar: {
+      const auto slot = static_cast<std::size_t>(ir_.vars[static_cast<std::size_t>(n.index)].first_slot);
+      return slot >= enc_.kinds_.var.size() || card_or_unseen(enc_.kinds_.var[slot]);
+    }
+    case ExprOp::kLocal: {
+      const auto slot = static_cast<std::size_t>(n.index);
+      return slot >= enc_.kinds_.local.size() || card_or_unseen(enc_.kinds_.local[slot]);
+    }
+    case ExprOp::kBuiltin:
+      return !((static_cast<Builtin>(n.sub) == Builtin::kTop || static_cast<Builtin>(n.sub) == Builtin::kBottom) &&
+               n.kids.size() == 2);
+    default: return true;
+  }
+}
+
 Encoder::Sym Encoder::Run::checked(const Sym& v, const grammar::SourceSpan& span) {
   if (v.shape != Sym::Shape::kInt) return v;
   const z3::expr x = v.e[0];
@@ -284,6 +308,9 @@ void Encoder::Run::run(std::int32_t pc) {
     }
     case OpCode::kMove: {
       const Sym cards = eval(in.a);
+      if (cards.shape != Sym::Shape::kCard && cards.shape != Sym::Shape::kCards && cards.shape != Sym::Shape::kZone) {
+        oblige_card(cards, in.a, in.span);
+      }
       const Sym target = eval(in.b);
       move_target_ = target.shape == Sym::Shape::kZone ? target.e[0] : fresh_in(0, layout_.instances - 1);
       move(cards, move_target_, in.span);
@@ -312,8 +339,13 @@ void Encoder::Run::run(std::int32_t pc) {
       to(yes(), pc + 1);
       break;
     }
-    case OpCode::kShuffle:
-    case OpCode::kFlip: (void)eval(in.a); to(yes(), pc + 1); break;
+    case OpCode::kShuffle: (void)eval(in.a); to(yes(), pc + 1); break;
+    case OpCode::kFlip: {
+      const Sym cards = eval(in.a);
+      if (cards.shape != Sym::Shape::kCards && cards.shape != Sym::Shape::kZone) oblige_card(cards, in.a, in.span);
+      to(yes(), pc + 1);
+      break;
+    }
     case OpCode::kSet:
     case OpCode::kAdd: set_var(in); to(yes(), pc + 1); break;
     case OpCode::kSwapSeats: {

@@ -405,12 +405,12 @@ Encoder::Sym Encoder::Run::builtin(const ri::ExprNode& n) {
       const int attribute = b == Builtin::kRank ? 0 : b == Builtin::kSuit ? 1 : b == Builtin::kColor ? 2 : 3;
       const Kind kind = attribute == 0 ? Kind::kInt : Kind::kEnum;
       const std::int32_t enum_id = attribute == 0 ? -1 : attribute - 1;
+      oblige_card(c, n.kids[0], n.span);
       if (c.shape != Sym::Shape::kCard) {
         Sym out = make_int(fresh_int(), kind, enum_id);
         out.varies = true;
         return out;
       }
-      oblige(ri::FaultKind::kNoneCard, c.e[0] >= num(0), n.span, "a card, not none");
       std::vector<z3::expr> per;
       bool varies = false;
       for (std::int32_t k = 0; k < classes(); ++k) {
@@ -429,12 +429,12 @@ Encoder::Sym Encoder::Run::builtin(const ri::ExprNode& n) {
     case Builtin::kFaceUp:
     case Builtin::kFaceDown: {
       const Sym c = eval(n.kids[0]);
-      if (c.shape == Sym::Shape::kCard) oblige(ri::FaultKind::kNoneCard, c.e[0] >= num(0), n.span, "a card, not none");
+      oblige_card(c, n.kids[0], n.span);
       return make_bool(fresh_bool(), true);
     }
     case Builtin::kIndex: {
       const Sym c = eval(n.kids[0]);
-      if (c.shape == Sym::Shape::kCard) oblige(ri::FaultKind::kNoneCard, c.e[0] >= num(0), n.span, "a card, not none");
+      oblige_card(c, n.kids[0], n.span);
       Sym out = make_int(fresh_int());
       assume(out.e[0] >= num(0));
       out.varies = true;
@@ -459,7 +459,11 @@ Encoder::Sym Encoder::Run::builtin(const ri::ExprNode& n) {
       const Sym set = eval(n.kids[0]);
       const z3::expr lo = as_int(eval(n.kids[1]));
       const z3::expr hi = as_int(eval(n.kids[2]));
-      if (set.shape != Sym::Shape::kPlayers) return unknown();
+      if (set.shape != Sym::Shape::kPlayers) {
+        oblige(ri::FaultKind::kTooManySubsets, fresh_bool(), n.span, "subsets() of at most 20 players (the set is not kept)");
+        return unknown();
+      }
+      oblige(ri::FaultKind::kTooManySubsets, size_of(set) <= num(20), n.span, "subsets() of at most 20 players");
       Sym out;
       out.shape = Sym::Shape::kFamily;
       out.e = set.e;

@@ -288,6 +288,17 @@ class Encoder::Run {
 
   // A value picked from a choice's domain, with the filter; `nonempty` says it had one.
   Sym choose_from(const Sym& domain, ri::Slot slot, ri::ExprId filter, z3::expr& nonempty, Sym* legal = nullptr);
+  // Whether an expression the abstraction does not keep may be a card that is none (and
+  // not a set of cards): the interpreter faults where a card is needed.
+  [[nodiscard]] bool may_be_none_card(ri::ExprId id) const;
+  // A card argument: a fault where it is none (unknown when the card is not kept).
+  void oblige_card(const Sym& c, ri::ExprId id, const grammar::SourceSpan& span) {
+    if (c.shape == Sym::Shape::kCard) {
+      oblige(ri::FaultKind::kNoneCard, c.e[0] >= num(0), span, "a card, not none");
+    } else if (may_be_none_card(id)) {
+      oblige(ri::FaultKind::kNoneCard, fresh_bool(), span, "a card, not none (the card is not kept)");
+    }
+  }
   // The obligation of an automated seat's policy: what it picks is one of the legal options.
   void check_policy(const ri::Instr& in, const z3::expr& chooser, const Sym& legal);
   // Integer arithmetic faults outside 64 bits: the result of `v`, checked.
