@@ -14,6 +14,7 @@ namespace rulebook::cli {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFinding = 1;   // errors in the rules, a refuted property
 inline constexpr int kExitBadInput = 2;  // unreadable file, bad arguments
+inline constexpr int kExitInternal = 4;  // a failure of the verifier itself (a bug to report)
 inline constexpr int kExitInterrupted = 130;  // stopped by SIGINT (128 + 2, as shells report it)
 
 enum class OutputFormat { kText, kJson, kSarif };

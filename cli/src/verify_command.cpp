@@ -224,6 +224,10 @@ int run_verify(const VerifyCommandOptions& options) {
     } catch (const std::invalid_argument& e) {
       fmt::print(stderr, "error: --property: {}\n", e.what());
       return kExitBadInput;
+    } catch (const rv::InternalError& e) {
+      // A verifier bug, not the user's: say so plainly instead of aborting.
+      fmt::print(stderr, "internal error: {} (please report it with the rule file)\n", e.what());
+      return kExitInternal;
     }
     std::vector<std::string> paths;
     for (const rv::Finding& f : reports.back().findings) {

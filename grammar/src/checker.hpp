@@ -59,6 +59,10 @@ class Checker {
                          const char* verb);
   void zone_target(const ast::Expr& target, bool placed);
   Type resolve_type(const ast::TypeExpr& t);
+  // The global variables an expression reads, directly or through definitions, by name, with
+  // where; `bound`: local names that hide globals.
+  void variables_read(const ast::Expr& e, std::vector<std::string>& bound, std::set<std::string>& defs_seen,
+                      std::vector<std::pair<std::string, SourceSpan>>& out) const;
 
   // ---- scopes ----
   void push_scope() { scopes_.emplace_back(); }

@@ -104,6 +104,15 @@ constexpr std::array kCodes{
              "A definition refers to itself, directly or through other definitions. Definitions\n"
              "are expanded where they are used, so recursion would never end; use a quantifier\n"
              "('any', 'all'), a comprehension or a loop in a rule instead."},
+    CodeInfo{Code::kReadBeforeSet, "E0307", "read before it has a value",
+             "Variables get their initial values one at a time, in the order they are declared\n"
+             "(and per-round variables are reset in that order when a round starts). An initial\n"
+             "value that reads the variable itself, or one declared after it (directly or\n"
+             "through a definition), would read it before it has a value. Declare the variable\n"
+             "it reads first:\n"
+             "\n"
+             "  var a: int = 5\n"
+             "  var b: int = a + 1"},
 
     CodeInfo{Code::kNotAssignable, "E0401", "cannot assign",
              "Only variables declared with 'var' change during a game. Options are fixed for the\n"

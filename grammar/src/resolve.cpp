@@ -226,6 +226,27 @@ void Checker::check_declarations() {
       if (v->param) bind(*v->param, Type::player());
       expect(v->init, type, "initial value");
       pop_scope();
+      // Initial values are set in declaration order: reading this variable or a later one
+      // would read it before it has a value (a rule fault when the game starts).
+      std::vector<std::string> bound;
+      if (v->param) bound.push_back(v->param->text);
+      std::set<std::string> defs_seen;
+      std::vector<std::pair<std::string, SourceSpan>> reads;
+      variables_read(v->init, bound, defs_seen, reads);
+      for (const auto& [name, span] : reads) {
+        const Symbol* read = find_global(name);
+        if (read == nullptr || read->kind != Symbol::Kind::kVar) continue;
+        const std::size_t here = static_cast<std::size_t>(&decl - file.decls.data());
+        if (read->decl_index < here) continue;
+        auto& d = diagnostics_.error(Code::kReadBeforeSet, span,
+                                     read->decl_index == here
+                                         ? fmt::format("the initial value of '{}' reads '{}' itself", v->name.text, name)
+                                         : fmt::format("the initial value of '{}' reads '{}', which is declared after it and "
+                                                       "has no value yet",
+                                                       v->name.text, name));
+        d.notes.push_back({read->span, fmt::format("'{}' is declared here; declare it before '{}'", name, v->name.text)});
+        break;
+      }
     } else if (const auto* o = as<ast::OptionDecl>(decl)) {
       const Type type = resolve_type(o->type);
       if (!type.is(Type::Kind::kInt) && !type.is(Type::Kind::kBool) && !type.is(Type::Kind::kEnum) &&

@@ -2,6 +2,7 @@
 // property is refuted, its counterexample replays in the interpreter and shows the
 // violation; the fixed twin of each file is proved.
 #include <algorithm>
+#include <sstream>
 #include <string>
 
 #include <catch2/catch.hpp>
@@ -106,10 +107,33 @@ TEST_CASE("verify: a loop that nobody has to leave is refuted by a lasso that re
   const ri::ReplayResult r = replay(*v.machine, f.counterexample->log);
   REQUIRE(r.outcome == ri::ReplayOutcome::kOk);
   CHECK(!r.ended);
-  // The lasso closes: after the cycle the token is where it started and the round goes on.
+  // The lasso closes: the log up to the start of the cycle ("the state it was in after move
+  // M") replays to exactly the state at its end, and the round goes on.
   REQUIRE(r.final_state);
-  CHECK(r.final_state->zones[1].size() == 1);  // hand(0) holds the token again
   CHECK(r.final_state->rounds == 1);
+  const std::string marker = "the state it was in after move ";
+  const auto at = f.counterexample->violation.find(marker);
+  REQUIRE(at != std::string::npos);
+  const long start = std::stol(f.counterexample->violation.substr(at + marker.size()));
+  std::string prefix;
+  long moves = 0;
+  std::istringstream lines(f.counterexample->log);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("\"move\"") != std::string::npos && moves++ == start) break;
+    prefix += line + "\n";
+  }
+  const ri::ReplayResult before = replay(*v.machine, prefix);
+  REQUIRE(before.final_state);
+  CHECK(before.final_state->pc == r.final_state->pc);
+  CHECK(before.final_state->zones == r.final_state->zones);
+  const auto& x = before.final_state->vars;
+  const auto& y = r.final_state->vars;
+  REQUIRE(x.size() == y.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    CHECK(x[i].kind == y[i].kind);
+    CHECK(x[i].scalar == y[i].scalar);
+    CHECK(x[i].items == y[i].items);
+  }
   // The game need not end either, for the same reason.
   CHECK(finding(v.report, "game-termination").status == rv::Status::kRefuted);
 }

@@ -503,8 +503,22 @@ Invariants::Stats Invariants::make_inductive(unsigned timeout_ms, double budget_
         const z3::model m = solver.get_model();
         std::vector<std::int64_t> y;
         y.reserve(succ.next.size());
-        for (const z3::expr& v : succ.next) y.push_back(m.eval(v, true).get_numeral_int64());
+        bool fits = true;
+        for (const z3::expr& v : succ.next) {
+          std::int64_t value = 0;
+          fits = fits && m.eval(v, true).is_numeral_i64(value);
+          y.push_back(value);
+        }
         solver.pop();
+        if (!fits) {
+          // A state beyond 64-bit values: no candidate of ranges takes it in; the position
+          // keeps no invariant (sound, and weaker).
+          ++stats.gave_up;
+          top_[static_cast<std::size_t>(succ.pc)] = true;
+          if (!at(succ.pc).reached()) at(succ.pc).weaken(std::vector<std::int64_t>(state_.size(), 0));
+          enqueue(succ.pc);
+          break;
+        }
         ++stats.weakenings;
         if (debug_ != nullptr) {
           std::string changed;

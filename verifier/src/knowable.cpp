@@ -33,12 +33,22 @@ class HiddenFlows {
   // Where the first hidden read that reaches the expression is, if any. With `carried`, only
   // what reaches it through variables and locals (the zones it reads itself are checked
   // with their owners by Z3).
-  [[nodiscard]] std::optional<grammar::SourceSpan> reads(ri::ExprId id, bool carried = false) const {
+  // `chooser`: an expression (a plain variable or local) whose value is the chooser's own
+  // identity, which the chooser knows whatever it was computed from.
+  [[nodiscard]] std::optional<grammar::SourceSpan> reads(ri::ExprId id, bool carried = false, ri::ExprId chooser = -1) const {
     std::vector<bool> seen_defs(ir_.defs.size(), false);
-    return reads(id, carried, false, seen_defs);
+    chooser_ = chooser >= 0 ? &ir_.exprs[static_cast<std::size_t>(chooser)] : nullptr;
+    if (chooser_ != nullptr && chooser_->op != ri::ExprOp::kLocal && (chooser_->op != ri::ExprOp::kVar || !chooser_->kids.empty())) {
+      chooser_ = nullptr;
+    }
+    auto out = reads(id, carried, false, seen_defs);
+    chooser_ = nullptr;
+    return out;
   }
 
  private:
+  mutable const ri::ExprNode* chooser_ = nullptr;
+
   std::optional<grammar::SourceSpan> reads(ri::ExprId id, bool carried, bool counted, std::vector<bool>& seen_defs) const {
     if (id < 0) return std::nullopt;
     const ri::ExprNode& n = ir_.exprs[static_cast<std::size_t>(id)];
@@ -52,13 +62,22 @@ class HiddenFlows {
         if (!carried && !counted) return n.span;
         break;
       case ri::ExprOp::kVar:
+        if (chooser_ != nullptr && chooser_->op == ri::ExprOp::kVar && chooser_->index == n.index && n.kids.empty()) break;
         if (var_[static_cast<std::size_t>(n.index)]) return var_[static_cast<std::size_t>(n.index)];
         break;
       case ri::ExprOp::kLocal:
+        if (chooser_ != nullptr && chooser_->op == ri::ExprOp::kLocal && chooser_->index == n.index) break;
         if (n.index >= 0 && static_cast<std::size_t>(n.index) < local_.size() && local_[static_cast<std::size_t>(n.index)]) {
           return local_[static_cast<std::size_t>(n.index)];
         }
         break;
+      case ri::ExprOp::kBuiltin: {
+        // Where a card lies in its zone and which way up: hidden unless its zone is public,
+        // and the abstraction does not keep which zone a given card is in.
+        const auto b = static_cast<ri::Builtin>(n.sub);
+        if (b == ri::Builtin::kIndex || b == ri::Builtin::kFaceUp || b == ri::Builtin::kFaceDown) return n.span;
+        break;
+      }
       case ri::ExprOp::kDef: {
         const auto d = static_cast<std::size_t>(n.index);
         if (!seen_defs[d]) {
@@ -110,6 +129,12 @@ class HiddenFlows {
         if (!from) from = local(in.a);
         return mark(local(in.b), from);
       case ri::OpCode::kRepeatInit: value(in.b); return mark(local(in.a), from);
+      case ri::OpCode::kChoose:
+        // A choice among cards others cannot see is itself unseen by them (a card picked
+        // from a hidden hand).
+        value(in.b);
+        value(in.d);
+        return mark(local(in.a), from);
       case ri::OpCode::kJumpIfFalse: {
         // Everything written between the test and where it jumps depends on the test.
         const auto cond = reads(in.a);
@@ -133,6 +158,95 @@ class HiddenFlows {
 
   const ri::Ir& ir_;
   std::vector<std::optional<grammar::SourceSpan>> var_, local_;
+
+ public:
+  // Choices inside a simultaneous block that read another choice of the same block (a
+  // secret one: the chooser may be another player), directly or through a local. A choice
+  // that reads the one made just before it by the same chooser (`choose g ... by p`, then
+  // `choose t ... where ... g ... by p`, with no jump or write of p between) reads the
+  // chooser's own secret.
+  [[nodiscard]] std::vector<std::pair<std::int32_t, grammar::SourceSpan>> secret_reads() const {
+    std::vector<std::pair<std::int32_t, grammar::SourceSpan>> out;
+    std::vector<std::optional<grammar::SourceSpan>> secret(local_.size());
+    std::vector<std::int32_t> secret_pc(local_.size(), -1);  // the choice that set it
+    std::vector<bool> target(ir_.code.size() + 1, false);
+    for (const ri::Instr& in : ir_.code) {
+      if (in.target >= 0) target[static_cast<std::size_t>(in.target)] = true;
+    }
+    auto own = [&](std::int32_t chosen_at, std::int32_t reader) {
+      if (chosen_at < 0) return false;
+      const ri::Instr& first = ir_.code[static_cast<std::size_t>(chosen_at)];
+      const ri::Instr& second = ir_.code[static_cast<std::size_t>(reader)];
+      const ri::ExprNode& a = ir_.exprs[static_cast<std::size_t>(first.c)];
+      const ri::ExprNode& b = ir_.exprs[static_cast<std::size_t>(second.c)];
+      const bool same = a.op == b.op && a.index == b.index && a.kids.empty() && b.kids.empty() &&
+                        (a.op == ri::ExprOp::kLocal || a.op == ri::ExprOp::kVar);
+      if (!same) return false;
+      for (std::int32_t q = chosen_at + 1; q <= reader; ++q) {
+        const ri::Instr& in = ir_.code[static_cast<std::size_t>(q)];
+        if (target[static_cast<std::size_t>(q)] || (q < reader && in.target >= 0)) return false;
+        if (a.op == ri::ExprOp::kLocal && (in.code == ri::OpCode::kLet || in.code == ri::OpCode::kChoose) && in.a == a.index && q < reader) {
+          return false;
+        }
+        if (a.op == ri::ExprOp::kVar && (in.code == ri::OpCode::kSet || in.code == ri::OpCode::kAdd) && in.a == a.index && q < reader) {
+          return false;
+        }
+      }
+      return true;
+    };
+    std::int32_t open = -1;
+    for (std::size_t i = 0; i < ir_.code.size(); ++i) {
+      const ri::Instr& in = ir_.code[i];
+      if (in.code == ri::OpCode::kBeginSecret) {
+        open = static_cast<std::int32_t>(i);
+        std::fill(secret.begin(), secret.end(), std::nullopt);
+      }
+      if (in.code == ri::OpCode::kEndSecret) open = -1;
+      if (open < 0) continue;
+      const auto here = static_cast<std::int32_t>(i);
+      auto reads_secret = [&](ri::ExprId e) -> std::optional<grammar::SourceSpan> {
+        std::optional<grammar::SourceSpan> found;
+        each_local(e, [&](ri::Slot s) {
+          if (found || s < 0 || static_cast<std::size_t>(s) >= secret.size() || !secret[static_cast<std::size_t>(s)]) return;
+          if (in.code == ri::OpCode::kChoose && own(secret_pc[static_cast<std::size_t>(s)], here)) return;
+          found = secret[static_cast<std::size_t>(s)];
+        });
+        return found;
+      };
+      if (in.code == ri::OpCode::kChoose) {
+        for (const ri::ExprId e : {in.b, in.d}) {
+          if (const auto s = reads_secret(e)) {
+            out.emplace_back(static_cast<std::int32_t>(i), *s);
+            break;
+          }
+        }
+        if (in.a >= 0 && static_cast<std::size_t>(in.a) < secret.size()) {
+          secret[static_cast<std::size_t>(in.a)] = in.span;
+          secret_pc[static_cast<std::size_t>(in.a)] = here;
+        }
+      }
+      if (in.code == ri::OpCode::kLet && in.a >= 0 && static_cast<std::size_t>(in.a) < secret.size()) {
+        if (const auto s = reads_secret(in.b)) {
+          secret[static_cast<std::size_t>(in.a)] = s;
+          secret_pc[static_cast<std::size_t>(in.a)] = -1;  // through a local: not followed
+        }
+      }
+    }
+    return out;
+  }
+
+ private:
+  // Calls f(slot) for every local the expression reads (through definitions too).
+  template <typename F>
+  void each_local(ri::ExprId id, F&& f, int depth = 0) const {
+    if (id < 0 || depth > 64) return;
+    const ri::ExprNode& n = ir_.exprs[static_cast<std::size_t>(id)];
+    if (n.op == ri::ExprOp::kLocal) f(n.index);
+    if (n.op == ri::ExprOp::kDef) each_local(ir_.defs[static_cast<std::size_t>(n.index)].body, f, depth + 1);
+    for (const ri::ExprId k : n.kids) each_local(k, f, depth + 1);
+  }
+
+  const ri::Ir& ir() const { return ir_; }
   std::map<std::int32_t, std::optional<grammar::SourceSpan>> under_;  // by pc: a hidden test it runs under
 };
 
@@ -160,8 +274,9 @@ void check_knowable_moves(const Context& ctx, std::vector<Finding>& out) {
     if (in.code != ri::OpCode::kChoose || !ctx.invariants.at(pc).reached()) continue;
     ++choices;
     const std::string rule = in.rule >= 0 ? fmt::format("'{}'", ir.labels[static_cast<std::size_t>(in.rule)]) : "a choice";
-    for (const ri::ExprId e : {in.b, in.c, in.d}) {
-      if (const auto hidden = flows.reads(e, true)) {
+    // Who chooses is not an option: the chooser knows it is asked.
+    for (const ri::ExprId e : {in.b, in.d}) {
+      if (const auto hidden = flows.reads(e, true, in.c)) {
         unclear.push_back(fmt::format("{} at {}: its options read a value that may carry hidden cards (from {})", rule,
                                       ctx.where(in.span), ctx.where(*hidden)));
         break;
@@ -198,6 +313,12 @@ void check_knowable_moves(const Context& ctx, std::vector<Finding>& out) {
         }
       }
     }
+  }
+  for (const auto& [pc, secret] : flows.secret_reads()) {
+    const ri::Instr& in = ir.code[static_cast<std::size_t>(pc)];
+    const std::string rule = in.rule >= 0 ? fmt::format("'{}'", ir.labels[static_cast<std::size_t>(in.rule)]) : "a choice";
+    unclear.push_back(fmt::format("{} at {}: inside a simultaneous block, its options read the secret choice at {}", rule,
+                                  ctx.where(in.span), ctx.where(secret)));
   }
   // Simultaneous blocks: only held-back writes between the start and the end.
   std::int32_t open = -1;

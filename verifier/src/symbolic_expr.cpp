@@ -123,7 +123,7 @@ Encoder::Sym Encoder::Run::local(ri::Slot slot) {
   const std::int32_t index = layout_.local_index[s];
   switch (layout_.local_shape[s]) {
     case SlotShape::kScalar: {
-      const Kind k = enc_.kinds_.local[s];
+      const Kind k = s < enc_.kinds_.local.size() ? enc_.kinds_.local[s] : Kind::kNone;  // no game got here
       if (k == Kind::kBool) return make_bool(at(index) != num(0));
       return make_int(at(index), k);
     }
@@ -148,7 +148,8 @@ Encoder::Sym Encoder::Run::var(const ri::ExprNode& n) {
   for (std::int32_t p = 0; p < width; ++p) slots.push_back(info.first_slot + p);
   std::optional<z3::expr> player;
   if (info.per_player) player = as_player(eval(n.kids.at(0)), n.span);
-  const Kind k = enc_.kinds_.var[static_cast<std::size_t>(info.first_slot)];
+  const auto first = static_cast<std::size_t>(info.first_slot);
+  const Kind k = first < enc_.kinds_.var.size() ? enc_.kinds_.var[first] : Kind::kNone;  // no game got here
   std::vector<z3::expr> values;
   for (const std::int32_t s : slots) {
     const std::int32_t index = layout_.var_index[static_cast<std::size_t>(s)];
@@ -262,12 +263,12 @@ Encoder::Sym Encoder::Run::binary(const ri::ExprNode& n) {
     case ast::BinaryOp::kMod: {
       const z3::expr y = as_int(b).simplify();
       oblige(ri::FaultKind::kDivisionByZero, y != num(0), n.span, "a divisor other than 0");
-      if (op == ast::BinaryOp::kDiv) {
-        oblige(ri::FaultKind::kIntegerOverflow, !(as_int(a) == ctx_.int_val(std::numeric_limits<int64_t>::min()) && y == num(-1)),
-               n.span, "a quotient within 64 bits");
-      }
+      // The interpreter faults on the lowest integer divided by -1, for / and % alike.
+      oblige(ri::FaultKind::kIntegerOverflow, !(as_int(a) == ctx_.int_val(std::numeric_limits<int64_t>::min()) && y == num(-1)),
+             n.span, "a quotient within 64 bits");
       Sym out = make_int(fresh_int());
-      if (y.is_numeral() && y.get_numeral_int64() > 0 && op == ast::BinaryOp::kMod) {
+      std::int64_t divisor = 0;
+      if (y.is_numeral_i64(divisor) && divisor > 0 && op == ast::BinaryOp::kMod) {
         assume(out.e[0] > -y && out.e[0] < y);
       }
       out.varies = varies;

@@ -231,16 +231,20 @@ class Termination {
       symmetric_ = symmetric();
       const std::vector<std::int64_t> root = state_key(state);
       visited.emplace(hash_key(root), 0);
+      const ri::State root_state = state;
       if (search(loop, root, state, path, visited, budget)) {
+        // The search may take alike cards as one: the cycle counts only when playing it
+        // again (a few times, until alike cards exchanged come back) returns to exactly
+        // the state it started from. Rules can tell alike cards apart by their order.
+        const std::optional<std::vector<std::size_t>> cycle = exact_cycle(loop, root_state, path);
+        if (!cycle) return std::nullopt;
         ri::GameConfig c = ctx_.config;
         c.seed = game.seed;
-        Counterexample cex = replay_game(machine, c, root_moves, path, ctx_.layout, ctx_.classes,
-                                         fmt::format("after move {} the game is in the state it was in after move {}{}: "
-                                                     "these {} moves can repeat forever",
-                                                     root_moves + static_cast<std::int64_t>(path.size()), root_moves,
-                                                     symmetric_ ? " (up to exchanging cards that share every attribute)"
-                                                                : "",
-                                                     path.size()));
+        Counterexample cex = replay_game(machine, c, root_moves, *cycle, ctx_.layout, ctx_.classes,
+                                         fmt::format("after move {} the game is in exactly the state it was in after move "
+                                                     "{}: these {} moves can repeat forever",
+                                                     root_moves + static_cast<std::int64_t>(cycle->size()), root_moves,
+                                                     cycle->size()));
         return cex;
       }
       return std::nullopt;  // one root is enough for a bounded search
@@ -250,16 +254,81 @@ class Termination {
 
   static constexpr std::int64_t kLassoNodes = 200000;
 
-  // A sampled game the interpreter stopped in this loop for running without a decision.
-  const ri::GameResult* looped_in(const Loop& loop) const {
-    for (const ri::GameResult& g : ctx_.sampling.games) {
-      if (!g.fault || g.fault->kind != ri::FaultKind::kEndlessLoop) continue;
+  // The moves `cycle` played from `root` once or more, until the state is exactly `root`
+  // again, staying inside the loop (and, for a loop of a round, in the same round); nothing
+  // when it never is within 24 turns.
+  std::optional<std::vector<std::size_t>> exact_cycle(const Loop& loop, const ri::State& root,
+                                                      const std::vector<std::size_t>& cycle) const {
+    SearchGoal none;
+    std::vector<std::uint64_t> start, words;
+    state_words(root, none, SearchSymmetry::kExact, start);
+    ri::State state = root;
+    std::vector<std::size_t> path;
+    for (int turn = 0; turn < 24 && !cycle.empty(); ++turn) {
+      for (const std::size_t index : cycle) {
+        if (state.finished || !state.decision || index >= state.decision->options.size()) return std::nullopt;
+        if (!loop.game && (!inside(loop, state.pc) || state.rounds != root.rounds)) return std::nullopt;
+        ctx_.machine.apply(state, index);
+        path.push_back(index);
+      }
+      if (state.finished || !state.decision) return std::nullopt;
+      state_words(state, none, SearchSymmetry::kExact, words);
+      if (words == start) return path;
+    }
+    return std::nullopt;
+  }
+
+  // A lasso of the exhaustive search that stays inside the loop (for the round loop: any),
+  // made exact: the search takes alike cards as one, so its cycle may end in the start state
+  // with alike cards exchanged; the cycle is played again until the state is exactly the
+  // one it started from (the exchange has a finite order), else it is not used.
+  std::optional<Counterexample> search_lasso(const Loop& loop) const {
+    for (const SearchHit& hit : ctx_.search.hits) {
+      if (hit.what != SearchHit::What::kLasso || hit.index < 0 || static_cast<std::size_t>(hit.index) >= hit.moves.size()) {
+        continue;
+      }
+      const std::vector<std::size_t> prefix(hit.moves.begin(), hit.moves.begin() + hit.index);
+      const std::vector<std::size_t> cycle(hit.moves.begin() + hit.index, hit.moves.end());
+      SearchHit start_hit{SearchHit::What::kLasso, -1, prefix};
+      ri::State state = ctx_.search_state(start_hit);
+      if (state.finished || !state.decision) continue;
+      const std::optional<std::vector<std::size_t>> path = exact_cycle(loop, state, cycle);
+      if (!path) continue;
+      std::vector<std::size_t> all = prefix;
+      all.insert(all.end(), path->begin(), path->end());
+      return replay_game(ctx_.machine, ctx_.config, 0, all, ctx_.layout, ctx_.classes,
+                         fmt::format("after move {} the game is in exactly the state it was in after move {} (found by "
+                                     "the exhaustive search): these {} moves can repeat forever",
+                                     all.size(), prefix.size(), path->size()));
+    }
+    return std::nullopt;
+  }
+
+  // A game (sampled, or found by the search) that the interpreter stopped in this loop for
+  // running without a decision: its fault message and its log.
+  std::optional<std::pair<std::string, Counterexample>> looped_in(const Loop& loop) const {
+    auto in_loop = [&](const ri::Fault& fault) {
+      if (fault.kind != ri::FaultKind::kEndlessLoop) return false;
       for (std::int32_t pc = loop.head; pc <= loop.back; ++pc) {
         const grammar::SourceSpan& span = ctx_.ir.code[static_cast<std::size_t>(pc)].span;
-        if (span.file == g.fault->span.file && span.begin == g.fault->span.begin) return &g;
+        if (span.file == fault.span.file && span.begin == fault.span.begin) return true;
+      }
+      return false;
+    };
+    auto violation = [&](const ri::Fault& fault) {
+      return fmt::format("rule fault at {}: {}", ctx_.where(fault.span), fault.message);
+    };
+    for (const ri::GameResult& g : ctx_.sampling.games) {
+      if (g.fault && in_loop(*g.fault)) return std::make_pair(g.fault->message, ctx_.game_trace(g, -1, violation(*g.fault)));
+    }
+    for (const SearchHit& hit : ctx_.search.hits) {
+      if (hit.what != SearchHit::What::kFault) continue;
+      const ri::State end = ctx_.search_state(hit);
+      if (end.fault && in_loop(*end.fault)) {
+        return std::make_pair(end.fault->message, ctx_.search_trace(hit, violation(*end.fault)));
       }
     }
-    return nullptr;
+    return std::nullopt;
   }
 
   bool decision_free(const Loop& loop) const {
@@ -499,14 +568,23 @@ Finding loop_finding(const Context& ctx, Termination& t, const Loop& loop, const
     }
   }
   if (!loop.game) {
-    if (const ri::GameResult* g = t.looped_in(loop)) {
+    if (auto looped = t.looped_in(loop)) {
       f.status = Status::kRefuted;
-      f.method = "a simulated game that the interpreter stopped for running without a decision";
-      f.message = fmt::format("{} need not end: {}", f.subject, g->fault->message);
-      f.counterexample = ctx.game_trace(*g, -1, fmt::format("rule fault at {}: {}", ctx.where(g->fault->span), g->fault->message));
+      f.method = "a game that the interpreter stopped for running without a decision";
+      f.message = fmt::format("{} need not end: {}", f.subject, looped->first);
+      f.counterexample = std::move(looped->second);
       f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       return f;
     }
+  }
+  // A concrete lasso decides it, whatever a ranking function would say.
+  if (auto cex = t.search_lasso(loop)) {
+    f.status = Status::kRefuted;
+    f.method = "lasso: a reachable state the game returns to exactly (found by the exhaustive search, replayable)";
+    f.message = fmt::format("{} need not end: {}", f.subject, cex->violation);
+    f.counterexample = std::move(cex);
+    f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return f;
   }
   std::vector<std::string> tried;
   for (const auto& [measure, name] : candidates) {

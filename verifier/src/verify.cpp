@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <cstdlib>
 #include <set>
 #include <stdexcept>
@@ -77,7 +78,11 @@ z3::check_result Context::check(const std::vector<z3::expr>& facts, const std::v
   if (r == z3::sat) {
     const z3::model m = solver.get_model();
     values.clear();
-    for (const z3::expr& t : terms) values.push_back(m.eval(t, true).get_numeral_int64());
+    for (const z3::expr& t : terms) {
+      std::int64_t value = 0;
+      if (!m.eval(t, true).is_numeral_i64(value)) value = std::numeric_limits<std::int64_t>::max();
+      values.push_back(value);
+    }
   }
   return r;
 }
@@ -513,7 +518,17 @@ std::string vacuity_failure(Context& ctx) {
 
 }  // namespace
 
+VerifyReport verify_setting(const ri::Machine& machine, const VerifyOptions& options);
+
 VerifyReport verify(const ri::Machine& machine, const VerifyOptions& options) {
+  try {
+    return verify_setting(machine, options);
+  } catch (const z3::exception& e) {
+    throw InternalError(fmt::format("Z3: {}", e.msg()));
+  }
+}
+
+VerifyReport verify_setting(const ri::Machine& machine, const VerifyOptions& options) {
   const auto started = std::chrono::steady_clock::now();
   std::set<std::string> wanted;
   for (const std::string& name : options.properties) {
@@ -569,7 +584,7 @@ VerifyReport verify(const ri::Machine& machine, const VerifyOptions& options) {
       if (!won[static_cast<std::size_t>(p)]) goal.winners.push_back(p);
     }
   }
-  goal.lassos = false;  // the termination check searches for lassos inside each loop
+  goal.lassos = true;  // the termination check keeps those that stay inside a loop
   SearchResult searched;
   if (options.search_states > 0 && !sampling.looped) {
     // Alike cards (20 chips) as one: the hits are real games either way, and exhaustion is not

@@ -35,6 +35,7 @@ enum class Code {
   kNotCallable,
   kNeedsPile,
   kRecursiveDefinition,
+  kReadBeforeSet,
   // Statements.
   kNotAssignable,
   kNotInSimultaneous,

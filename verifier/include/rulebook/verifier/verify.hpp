@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -98,8 +99,14 @@ struct VerifyReport {
   double seconds = 0;
 };
 
-// Throws interpreter::ConfigError for a bad configuration and std::invalid_argument for an
-// unknown property name.
+// A failure inside the verifier (Z3 refused a term): a bug to report, not bad input.
+class InternalError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Throws interpreter::ConfigError for a bad configuration, std::invalid_argument for an
+// unknown property name and InternalError for a failure of the verifier itself.
 VerifyReport verify(const interpreter::Machine& machine, const VerifyOptions& options);
 
 // Exit status for a set of reports: 0 all proved, 1 something refuted, 3 something unknown.
