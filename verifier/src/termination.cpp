@@ -567,24 +567,25 @@ Finding loop_finding(const Context& ctx, Termination& t, const Loop& loop, const
       candidates.insert(candidates.end(), more.begin(), more.end());
     }
   }
+  auto refuted = [&](const char* method, const std::string& why, Counterexample cex) {
+    f.status = Status::kRefuted;
+    f.method = method;
+    f.message = fmt::format("{} need not end: {}", f.subject, why);
+    f.counterexample = std::move(cex);
+    f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return f;
+  };
   if (!loop.game) {
     if (auto looped = t.looped_in(loop)) {
-      f.status = Status::kRefuted;
-      f.method = "a game that the interpreter stopped for running without a decision";
-      f.message = fmt::format("{} need not end: {}", f.subject, looped->first);
-      f.counterexample = std::move(looped->second);
-      f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-      return f;
+      return refuted("a game that the interpreter stopped for running without a decision", looped->first,
+                     std::move(looped->second));
     }
   }
   // A concrete lasso decides it, whatever a ranking function would say.
   if (auto cex = t.search_lasso(loop)) {
-    f.status = Status::kRefuted;
-    f.method = "lasso: a reachable state the game returns to exactly (found by the exhaustive search, replayable)";
-    f.message = fmt::format("{} need not end: {}", f.subject, cex->violation);
-    f.counterexample = std::move(cex);
-    f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    return f;
+    const std::string why = cex->violation;
+    return refuted("lasso: a reachable state the game returns to exactly (found by the exhaustive search, replayable)",
+                   why, std::move(*cex));
   }
   std::vector<std::string> tried;
   for (const auto& [measure, name] : candidates) {
@@ -607,12 +608,9 @@ Finding loop_finding(const Context& ctx, Termination& t, const Loop& loop, const
   }
   if (!declared && !loop.game) {
     if (auto cex = t.lasso(loop)) {
-      f.status = Status::kRefuted;
-      f.method = "lasso: a reachable state the game returns to exactly (found by search, replayable)";
-      f.message = fmt::format("{} need not end: {}", f.subject, cex->violation);
-      f.counterexample = std::move(cex);
-      f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-      return f;
+      const std::string why = cex->violation;
+      return refuted("lasso: a reachable state the game returns to exactly (found by search, replayable)", why,
+                     std::move(*cex));
     }
   }
   f.status = Status::kUnknown;
