@@ -138,7 +138,7 @@ TEST_CASE("fault kinds: every kind the interpreter raises is an obligation the v
     INFO(fmt::format("{} ({}): {}", info.name, info.property, info.what));
     if (info.property.starts_with("none:")) continue;  // the table says why it cannot happen
     CHECK((info.property == "conservation" || info.property == "playability" || info.property == "well-defined" ||
-           info.property == "round-termination"));
+           info.property == "game-termination"));
     const auto file = raising().find(kind);
     REQUIRE(file != raising().end());
     const auto machine = machine_for(file->second);
@@ -156,7 +156,7 @@ TEST_CASE("fault kinds: every kind the interpreter raises is an obligation the v
       }
       REQUIRE(s.fault);
       CHECK(s.fault->kind == kind);
-      continue;  // round-termination: the termination check takes it (verify_test)
+      continue;  // game-termination: the termination check takes it
     }
     CHECK(first_fault(*machine) == kind);
     // The verifier checks an obligation of that kind.

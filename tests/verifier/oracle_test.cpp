@@ -64,7 +64,7 @@ TEST_CASE("oracle: every step of the verifier's test rule files is allowed by th
   options.games = rulebook::test::games(30);
   options.per_cut = 6;
   options.mutations = 8;
-  for (const char* folder : {"tests/verifier/cases", "tests/verifier/corpus"}) {
+  for (const char* folder : {"tests/verifier/cases", "tests/verifier/corpus", "tests/golden/fmt"}) {
     for (const std::string& file : files_under(folder)) check_file(file, 0, options);
   }
 }

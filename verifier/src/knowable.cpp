@@ -30,6 +30,13 @@ class HiddenFlows {
       for (std::size_t pc = 0; pc < ir.code.size(); ++pc) changed = visit(static_cast<std::int32_t>(pc)) || changed;
     }
   }
+  // The hidden test a choice (or any instruction) runs under, if any: whether it is asked
+  // at all, and which of several choices, may tell the chooser what it cannot see.
+  [[nodiscard]] std::optional<grammar::SourceSpan> under(std::int32_t pc) const {
+    const auto it = under_.find(pc);
+    return it == under_.end() ? std::nullopt : it->second;
+  }
+
   // Where the first hidden read that reaches the expression is, if any. With `carried`, only
   // what reaches it through variables and locals (the zones it reads itself are checked
   // with their owners by Z3).
@@ -125,10 +132,17 @@ class HiddenFlows {
         value(in.d);
         changed = mark(local(in.a), from);
         return mark(local(in.e), from) || changed;
-      case ri::OpCode::kForNext:
-        if (!from) from = local(in.a);
-        return mark(local(in.b), from);
       case ri::OpCode::kRepeatInit: value(in.b); return mark(local(in.a), from);
+      case ri::OpCode::kRepeatNext:
+      case ri::OpCode::kForNext: {
+        // How often a loop runs, and over what, decide everything its body does.
+        changed = in.code == ri::OpCode::kForNext && mark(local(in.b), from ? from : local(in.a));
+        const std::optional<grammar::SourceSpan> count = local(in.a);
+        if (!count) return changed;
+        const std::int32_t lo = std::min(pc, in.target), hi = std::max(pc, in.target);
+        for (std::int32_t q = lo; q < hi; ++q) changed = mark(under_[q], count) || changed;
+        return changed;
+      }
       case ri::OpCode::kChoose:
         // A choice among cards others cannot see is itself unseen by them (a card picked
         // from a hidden hand).
@@ -274,6 +288,10 @@ void check_knowable_moves(const Context& ctx, std::vector<Finding>& out) {
     if (in.code != ri::OpCode::kChoose || !ctx.invariants.at(pc).reached()) continue;
     ++choices;
     const std::string rule = in.rule >= 0 ? fmt::format("'{}'", ir.labels[static_cast<std::size_t>(in.rule)]) : "a choice";
+    if (const auto test = flows.under(pc)) {
+      unclear.push_back(fmt::format("{} at {}: it is asked (or not) by a test or a loop that reads hidden cards ({})", rule,
+                                    ctx.where(in.span), ctx.where(*test)));
+    }
     // Who chooses is not an option: the chooser knows it is asked.
     for (const ri::ExprId e : {in.b, in.d}) {
       if (const auto hidden = flows.reads(e, true, in.c)) {
@@ -295,7 +313,8 @@ void check_knowable_moves(const Context& ctx, std::vector<Finding>& out) {
         z3::expr_vector bad(ctx.z3);
         for (std::int32_t p = 0; p < width; ++p) {
           const z3::expr instance = ctx.z3.int_val(info.first_instance + p);
-          if (info.visibility == grammar::ast::Visibility::kOwner) {
+          // An owner zone that is not per player belongs to nobody: hidden.
+          if (info.visibility == grammar::ast::Visibility::kOwner && info.per_player) {
             bad.push_back(read.instance == instance && reads.chooser != ctx.z3.int_val(p));
           } else {
             bad.push_back(read.instance == instance);
@@ -306,7 +325,7 @@ void check_knowable_moves(const Context& ctx, std::vector<Finding>& out) {
         if (ctx.check(facts) == z3::unsat) continue;
         const std::string text = fmt::format("{} at {}: its options read the cards of {} ({})", rule,
                                              ctx.where(in.span), info.name, ctx.where(read.span));
-        if (info.visibility == grammar::ast::Visibility::kOwner) {
+        if (info.visibility == grammar::ast::Visibility::kOwner && info.per_player) {
           leaks.push_back(text + ", which may belong to another player");
         } else {
           unclear.push_back(text + ", a hidden zone: known only for face-up cards, and facing is not kept");

@@ -121,10 +121,10 @@ class Oracle {
   void build() {
     const ri::State initial = machine_.start(config_);
     setting_ = Setting{initial.num_players, initial.num_seats, initial.options, *initial.cards};
-    const SlotKinds kinds = observe_slot_kinds(machine_, config_, std::min<std::int64_t>(options_.games, 40), options_.max_moves);
+    kinds_ = observe_slot_kinds(machine_, config_, std::min<std::int64_t>(options_.games, 40), options_.max_moves);
     classes_ = card_classes(ir_, setting_);
-    layout_ = make_layout(ir_, setting_, classes_, kinds);
-    encoder_.emplace(z3_, ir_, setting_, classes_, layout_, kinds);
+    layout_ = make_layout(ir_, setting_, classes_, kinds_);
+    encoder_.emplace(z3_, ir_, setting_, classes_, layout_, kinds_);  // keeps references to all of them
     invariants_.emplace(*encoder_, layout_, cut_points(ir_));
   }
 
@@ -162,9 +162,42 @@ class Oracle {
   }
 
  private:
+  // Declared invariants and the measures of `terminates` claims, read by the verifier in
+  // the abstract state: the value the interpreter gives them in `start` must be one the
+  // encoding allows.
+  void check_expressions(std::int32_t pc, const ri::State& start, bool mutated) {
+    std::vector<std::pair<ri::ExprId, std::string>> exprs;
+    for (const ri::InvariantInfo& inv : ir_.invariants) exprs.emplace_back(inv.condition, "invariant " + inv.name);
+    for (const ri::TerminationClaim& claim : ir_.terminations) {
+      if (claim.measure >= 0) exprs.emplace_back(claim.measure, "the measure of terminates " + claim.name);
+    }
+    if (exprs.empty()) return;
+    const std::vector<z3::expr>& x = invariants_->state();
+    const std::vector<std::int64_t> before = project(ir_, layout_, classes_, start);
+    for (const auto& [id, name] : exprs) {
+      const std::optional<ri::Value> concrete = machine_.evaluate(start, id);
+      if (!concrete || (concrete->kind != ri::Kind::kInt && concrete->kind != ri::Kind::kBool)) continue;
+      ++report_.steps;
+      Step scratch;
+      const z3::expr v = encoder_->value(id, x, fmt::format("o{}_{}", pc, report_.steps), scratch);
+      z3::solver solver = make_solver(z3_, options_.timeout_ms);
+      for (std::int32_t d = 0; d < layout_.base_size; ++d) {
+        solver.add(x[static_cast<std::size_t>(d)] == z3_.int_val(static_cast<int64_t>(before[static_cast<std::size_t>(d)])));
+      }
+      for (const z3::expr& a : scratch.assumptions) solver.add(a);
+      solver.add(v.is_bool() ? v == z3_.bool_val(concrete->scalar != 0) : v == z3_.int_val(static_cast<int64_t>(concrete->scalar)));
+      const z3::check_result r = solver.check();
+      if (r == z3::sat) continue;
+      const std::string text = fmt::format("{}{}: at {} the interpreter gives {} the value {}, which the encoding does not allow",
+                                           mutated ? "mutated state " : "", ir_.title, where(pc), name, concrete->scalar);
+      (r == z3::unknown ? report_.undecided : report_.failures).push_back(text);
+    }
+  }
+
   // Runs the interpreter from `start` (at cut point pc, before its instruction) to the end of
   // the block, for several options where the block starts with a decision.
   void check_from(std::int32_t pc, const ri::State& start, bool mutated) {
+    check_expressions(pc, start, mutated);
     std::optional<ri::State> caught;
     CutSink sink(invariants_->cuts(), caught);
     ri::State s = start;
@@ -281,6 +314,7 @@ class Oracle {
   OracleOptions options_;
   std::mt19937_64 rng_;
   Setting setting_;
+  SlotKinds kinds_;
   CardClasses classes_;
   Layout layout_;
   z3::context z3_;

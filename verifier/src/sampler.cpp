@@ -19,7 +19,10 @@ class LoopWatch : public ri::EventSink {
   void stepping(const ri::State& /*state*/) override {
     if (++steps_ > kStepsWithoutDecision) throw NoDecision{};
   }
-  void chose(const ri::State&, ri::PlayerId, std::int32_t, const ri::Value&, bool) override { steps_ = 0; }
+  // A policy's choice is no decision: the interpreter runs on and keeps counting.
+  void chose(const ri::State&, ri::PlayerId, std::int32_t, const ri::Value&, bool by_policy) override {
+    if (!by_policy) steps_ = 0;
+  }
   void reset() { steps_ = 0; }
 
  private:

@@ -304,17 +304,12 @@ class Termination {
     return std::nullopt;
   }
 
-  // A game (sampled, or found by the search) that the interpreter stopped in this loop for
-  // running without a decision: its fault message and its log.
-  std::optional<std::pair<std::string, Counterexample>> looped_in(const Loop& loop) const {
-    auto in_loop = [&](const ri::Fault& fault) {
-      if (fault.kind != ri::FaultKind::kEndlessLoop) return false;
-      for (std::int32_t pc = loop.head; pc <= loop.back; ++pc) {
-        const grammar::SourceSpan& span = ctx_.ir.code[static_cast<std::size_t>(pc)].span;
-        if (span.file == fault.span.file && span.begin == fault.span.begin) return true;
-      }
-      return false;
-    };
+  // A game (sampled, or found by the search) that the interpreter stopped for running
+  // 50,000,000 instructions without a decision: its fault message and its log. It refutes
+  // game termination only: the instructions may add up over several loops, or rounds,
+  // each of which ends.
+  std::optional<std::pair<std::string, Counterexample>> looped() const {
+    auto in_loop = [&](const ri::Fault& fault) { return fault.kind == ri::FaultKind::kEndlessLoop; };
     auto violation = [&](const ri::Fault& fault) {
       return fmt::format("rule fault at {}: {}", ctx_.where(fault.span), fault.message);
     };
@@ -331,11 +326,54 @@ class Termination {
     return std::nullopt;
   }
 
+  // A decision the interpreter waits for: a choice, unless a policy may make it (an
+  // automated seat's choice runs on without resetting the interpreter's step count).
+  bool decides(std::int32_t pc) const {
+    const ri::Instr& in = ctx_.ir.code[static_cast<std::size_t>(pc)];
+    return in.code == ri::OpCode::kChoose && in.e < 0;
+  }
+
   bool decision_free(const Loop& loop) const {
     for (std::int32_t pc = loop.head; pc <= loop.back; ++pc) {
-      if (ctx_.ir.code[static_cast<std::size_t>(pc)].code == ri::OpCode::kChoose) return false;
+      if (decides(pc)) return false;
     }
     return true;
+  }
+
+  // Rounds that may go by without a decision, one after the other, that the step limit
+  // below allows for: more need a proof that the measure of the rounds stays below this.
+  static constexpr std::int64_t kRoundsWithout = 1000;
+
+  // The round loop's ranking function (non-negative at a round's start, one less at least
+  // every round) is at most kRoundsWithout where a round starts: at most that many rounds.
+  bool few_rounds(const Loop& loop, const Measure& measure) const {
+    Step scratch;
+    const auto& x = ctx_.invariants.state();
+    const z3::expr v = measure(x, fmt::format("fr{}", loop.head), scratch);
+    std::vector<z3::expr> facts{ctx_.invariants.formula(loop.head, x), v > ctx_.z3.int_val(static_cast<int64_t>(kRoundsWithout))};
+    facts.insert(facts.end(), scratch.assumptions.begin(), scratch.assumptions.end());
+    return ctx_.check(facts) == z3::unsat;
+  }
+
+  // Whether a round can go round, from its start back to it, without a decision (by the
+  // program's control flow): then the instructions between two decisions can add up over
+  // rounds, past the interpreter's limit, in a game that would end.
+  bool round_without_decision() const {
+    const auto succ = static_successors(ctx_.ir);
+    const std::int32_t start = ctx_.ir.round_start;
+    std::vector<bool> seen(ctx_.ir.code.size(), false);
+    std::vector<std::int32_t> stack{start};
+    while (!stack.empty()) {
+      const std::int32_t pc = stack.back();
+      stack.pop_back();
+      for (const std::int32_t next : succ[static_cast<std::size_t>(pc)]) {
+        if (next == start) return true;
+        if (decides(next) || seen[static_cast<std::size_t>(next)]) continue;
+        seen[static_cast<std::size_t>(next)] = true;
+        stack.push_back(next);
+      }
+    }
+    return false;
   }
 
   // The interpreter faults after Machine::kMaxStepsBetweenDecisions instructions without a
@@ -399,8 +437,12 @@ class Termination {
       }
       depth = std::max(depth, d);
     }
+    // Where rounds can go by without a decision, their instructions add up over as many as
+    // kRoundsWithout rounds (game termination proves no more).
+    const std::int64_t rounds = round_without_decision() ? kRoundsWithout + 1 : 1;
     const double total = static_cast<double>(ri::Machine::kMaxStepsBetweenDecisions) /
-                         static_cast<double>(std::max<std::int64_t>(1, loops) * static_cast<std::int64_t>(ctx_.ir.code.size()));
+                         static_cast<double>(std::max<std::int64_t>(1, loops) * rounds *
+                                             static_cast<std::int64_t>(ctx_.ir.code.size()));
     return static_cast<std::int64_t>(std::floor(std::pow(total, 1.0 / static_cast<double>(std::max<std::int64_t>(1, depth)))));
   }
 
@@ -575,8 +617,8 @@ Finding loop_finding(const Context& ctx, Termination& t, const Loop& loop, const
     f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return f;
   };
-  if (!loop.game) {
-    if (auto looped = t.looped_in(loop)) {
+  if (loop.game) {
+    if (auto looped = t.looped()) {
       return refuted("a game that the interpreter stopped for running without a decision", looped->first,
                      std::move(looped->second));
     }
@@ -591,6 +633,13 @@ Finding loop_finding(const Context& ctx, Termination& t, const Loop& loop, const
   for (const auto& [measure, name] : candidates) {
     std::string why;
     if (t.ranks(loop, measure, why)) {
+      if (loop.game && t.round_without_decision() && !t.few_rounds(loop, measure)) {
+        tried.push_back(fmt::format("{}: bounds the rounds ({}), but a round can go by without a decision, and the "
+                                    "interpreter stops a game after {} instructions without one, over any number of "
+                                    "rounds; the measure is not shown to stay below {} where a round starts",
+                                    name, why, ri::Machine::kMaxStepsBetweenDecisions, Termination::kRoundsWithout));
+        break;
+      }
       if (!loop.game && t.decision_free(loop)) {
         if (const std::string over = t.step_limit(loop, measure); !over.empty()) {
           tried.push_back(fmt::format("{}: ends ({}), but {}", name, why, over));

@@ -28,7 +28,7 @@ namespace rulebook::interpreter {
   X(NegativeRepeat, "well-defined", "a repeat count below zero")                                        \
   X(NoOppositeSeat, "well-defined", "opposite() with an odd number of seats")                           \
   X(TooManySubsets, "well-defined", "subsets() of more than 20 players")                                \
-  X(EndlessLoop, "round-termination", "a loop that runs without a decision or an end")                  \
+  X(EndlessLoop, "game-termination", "50,000,000 instructions without a decision or an end")          \
   X(ShuffleOrder, "none: only a log's given order can be wrong; a game's own shuffles never are",        \
     "a shuffle result that is not an order of the zone's cards")                                        \
   X(Unsupported, "none: the checker refuses these programs", "a construct the interpreter does not run") \
