@@ -225,18 +225,25 @@ class Termination {
       }
       if (state.finished || !inside(loop, state.pc)) continue;
       const std::int64_t root_moves = state.moves;
-      std::vector<std::size_t> path;
-      std::unordered_map<std::uint64_t, std::int64_t> visited;
-      std::int64_t budget = kLassoNodes;
-      symmetric_ = symmetric();
-      const std::vector<std::int64_t> root = state_key(state);
-      visited.emplace(hash_key(root), 0);
       const ri::State root_state = state;
-      if (search(loop, root, state, path, visited, budget)) {
-        // The search may take alike cards as one: the cycle counts only when playing it
-        // again (a few times, until alike cards exchanged come back) returns to exactly
-        // the state it started from. Rules can tell alike cards apart by their order.
-        const std::optional<std::vector<std::size_t>> cycle = exact_cycle(loop, root_state, path);
+      // First with alike cards as one (a shorter search), then, when that cycle does not
+      // return to exactly the same state (rules can tell alike cards apart by their
+      // order, and the same option indexes may then take other cards), card by card.
+      std::optional<std::vector<std::size_t>> cycle;
+      for (const bool alike : {true, false}) {
+        symmetric_ = alike && symmetric();
+        if (!alike && !symmetric()) break;  // the first search was exact already
+        std::vector<std::size_t> path;
+        std::unordered_map<std::uint64_t, std::int64_t> visited;
+        std::int64_t budget = kLassoNodes;
+        const std::vector<std::int64_t> root = state_key(root_state);
+        visited.emplace(hash_key(root), 0);
+        ri::State from = root_state;
+        if (!search(loop, root, from, path, visited, budget)) continue;
+        cycle = exact_cycle(loop, root_state, path);
+        if (cycle) break;
+      }
+      {
         if (!cycle) return std::nullopt;
         ri::GameConfig c = ctx_.config;
         c.seed = game.seed;
@@ -253,6 +260,9 @@ class Termination {
   }
 
   static constexpr std::int64_t kLassoNodes = 200000;
+  // Loops without a decision proved to end but not shown to stay within the interpreter's
+  // limit of instructions between decisions, by head: why.
+  std::map<std::int32_t, std::string> over_limit;
 
   // The moves `cycle` played from `root` once or more, until the state is exactly `root`
   // again, staying inside the loop (and, for a loop of a round, in the same round); nothing
@@ -264,10 +274,24 @@ class Termination {
     state_words(root, none, SearchSymmetry::kExact, start);
     ri::State state = root;
     std::vector<std::size_t> path;
+    // Where the cycle takes a card, it takes the card last taken instead when that one is
+    // alike and on offer: the same card goes round, so the cycle can close exactly.
+    std::int64_t last_card = -1;
     for (int turn = 0; turn < 24 && !cycle.empty(); ++turn) {
-      for (const std::size_t index : cycle) {
+      for (std::size_t index : cycle) {
         if (state.finished || !state.decision || index >= state.decision->options.size()) return std::nullopt;
         if (!loop.game && (!inside(loop, state.pc) || state.rounds != root.rounds)) return std::nullopt;
+        const auto& options = state.decision->options;
+        if (options[index].kind == ri::Kind::kCard) {
+          for (std::size_t o = 0; o < options.size() && last_card >= 0; ++o) {
+            if (options[o].kind == ri::Kind::kCard && options[o].scalar == last_card &&
+                ctx_.classes.class_of[static_cast<std::size_t>(last_card)] ==
+                    ctx_.classes.class_of[static_cast<std::size_t>(options[index].scalar)]) {
+              index = o;
+            }
+          }
+          last_card = options[index].scalar;
+        }
         ctx_.machine.apply(state, index);
         path.push_back(index);
       }
@@ -640,10 +664,11 @@ Finding loop_finding(const Context& ctx, Termination& t, const Loop& loop, const
                                     name, why, ri::Machine::kMaxStepsBetweenDecisions, Termination::kRoundsWithout));
         break;
       }
+      // The loop ends; whether it stays within the interpreter's limit of instructions
+      // between decisions is for game termination (the instructions add up over loops).
       if (!loop.game && t.decision_free(loop)) {
         if (const std::string over = t.step_limit(loop, measure); !over.empty()) {
-          tried.push_back(fmt::format("{}: ends ({}), but {}", name, why, over));
-          break;
+          t.over_limit[loop.head] = fmt::format("{}: {}", t.describe(loop), over);
         }
       }
       f.status = Status::kProved;
@@ -710,6 +735,10 @@ void check_termination(const Context& ctx, std::vector<Finding>& out, bool round
       f.message = "a round runs straight through";
       out.push_back(f);
     }
+  }
+  if (game_result && game_result->status == Status::kProved && !t.over_limit.empty()) {
+    game_result->status = Status::kUnknown;
+    game_result->message = fmt::format("the number of rounds is bounded, but {}", t.over_limit.begin()->second);
   }
   if (game_result) {
     // A bound on the number of rounds ends the game only if every round ends.
@@ -801,6 +830,10 @@ void check_termination(const Context& ctx, std::vector<Finding>& out, bool round
       details.push_back(fmt::format("{}: {}", status_name(r.status), r.message));
       if (r.counterexample && !f.counterexample) f.counterexample = r.counterexample;
       f.seconds += r.seconds;
+    }
+    if (claim.target == ri::TerminationClaim::Target::kGame && status == Status::kProved && !t.over_limit.empty()) {
+      status = Status::kUnknown;
+      details.push_back("unknown: " + t.over_limit.begin()->second);
     }
     f.status = status;
     f.method = "ranking functions checked by Z3 under the inductive invariants; lasso search";
