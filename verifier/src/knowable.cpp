@@ -55,6 +55,7 @@ class HiddenFlows {
 
  private:
   mutable const ri::ExprNode* chooser_ = nullptr;
+  mutable bool zones_only_ = false;  // only the zones read, not what variables carry
 
   std::optional<grammar::SourceSpan> reads(ri::ExprId id, bool carried, bool counted, std::vector<bool>& seen_defs) const {
     if (id < 0) return std::nullopt;
@@ -69,10 +70,12 @@ class HiddenFlows {
         if (!carried && !counted) return n.span;
         break;
       case ri::ExprOp::kVar:
+        if (zones_only_) break;
         if (chooser_ != nullptr && chooser_->op == ri::ExprOp::kVar && chooser_->index == n.index && n.kids.empty()) break;
         if (var_[static_cast<std::size_t>(n.index)]) return var_[static_cast<std::size_t>(n.index)];
         break;
       case ri::ExprOp::kLocal:
+        if (zones_only_) break;
         if (chooser_ != nullptr && chooser_->op == ri::ExprOp::kLocal && chooser_->index == n.index) break;
         if (n.index >= 0 && static_cast<std::size_t>(n.index) < local_.size() && local_[static_cast<std::size_t>(n.index)]) {
           return local_[static_cast<std::size_t>(n.index)];
@@ -143,12 +146,15 @@ class HiddenFlows {
         for (std::int32_t q = lo; q < hi; ++q) changed = mark(under_[q], count) || changed;
         return changed;
       }
-      case ri::OpCode::kChoose:
+      case ri::OpCode::kChoose: {
         // A choice among cards others cannot see is itself unseen by them (a card picked
-        // from a hidden hand).
-        value(in.b);
-        value(in.d);
-        return mark(local(in.a), from);
+        // from a hidden hand). Any other choice is a move everyone sees: options that
+        // depend on hidden values are reported at the choice itself.
+        zones_only_ = true;
+        const std::optional<grammar::SourceSpan> among = reads(in.b);
+        zones_only_ = false;
+        return mark(local(in.a), among ? among : from);
+      }
       case ri::OpCode::kJumpIfFalse: {
         // Everything written between the test and where it jumps depends on the test.
         const auto cond = reads(in.a);
