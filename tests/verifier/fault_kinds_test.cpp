@@ -20,11 +20,12 @@ using rulebook::test::machine_for;
 
 namespace {
 
-// A two-player game that goes on while seat 0 says so; `body` runs every round after n
-// has counted it.
-std::string game(const std::string& body, const std::string& extra = "") {
+// A game (two players unless `players` says otherwise) that goes on while seat 0 says so;
+// `body` runs every round after n has counted it, `after` follows the round (a policy).
+std::string game(const std::string& body, const std::string& extra = "", const std::string& players = "players 2",
+                 const std::string& after = "") {
   return fmt::format(R"(game "Fault kind"
-players 2
+{}
 cards {{
   chip: 3
 }}
@@ -43,7 +44,8 @@ round {{
   add 1 to n
   {}
 }}
-)", extra, body);
+{}
+)", players, extra, body, after);
 }
 
 // The rule file that raises each kind.
@@ -51,54 +53,13 @@ const std::map<ri::FaultKind, std::string>& raising() {
   static const std::map<ri::FaultKind, std::string> files = {
       {ri::FaultKind::kTakeFromEmpty, game("rule draw: deal 2 from deck to hand(seat 0)")},
       {ri::FaultKind::kNoLegalChoice, game("rule take: choose c in deck by seat 0\n  move c to hand(seat 0)")},
-      {ri::FaultKind::kIllegalPolicyChoice, R"(game "Fault kind"
-players 2
-seats 3
-cards {
-  chip: 1
-}
-var n: int = 0
-round {
-  rule go_on: choose go in {true, false} by seat 0
-  if not go { end game winners players }
-  add 1 to n
-  rule bid: choose b in {1, 2, 3} by seat 2 where b != n
-}
-policy dummy {
-  bid: 2
-}
-)"},
+      {ri::FaultKind::kIllegalPolicyChoice,
+       game("rule bid: choose b in {1, 2, 3} by seat 2 where b != n", "", "players 2\nseats 3", "policy dummy {\n  bid: 2\n}")},
       {ri::FaultKind::kNonePlayer, game("if n == 2 { set who := none }\n  set m := count(hand(who))")},
       {ri::FaultKind::kNoneCard, game("if n == 2 { move held to hand(seat 0) }", "var held: card = none")},
-      {ri::FaultKind::kNoOppositeSeat, R"(game "Fault kind"
-players 3
-cards {
-  chip: 1
-}
-var n: int = 0
-var who: player = seat 0
-round {
-  rule go_on: choose go in {true, false} by seat 0
-  if not go { end game winners players }
-  add 1 to n
-  if n == 2 { set who := opposite(seat 0) }
-}
-)"},
-      {ri::FaultKind::kTooManySubsets, R"(game "Fault kind"
-players 21
-cards {
-  chip: 1
-}
-var n: int = 0
-round {
-  rule go_on: choose go in {true, false} by seat 0
-  if not go { end game winners players }
-  add 1 to n
-  if n == 2 {
-    rule pick: choose t in subsets(players, 1, 1) by seat 0
-  }
-}
-)"},
+      {ri::FaultKind::kNoOppositeSeat, game("if n == 2 { set who := opposite(seat 0) }", "", "players 3")},
+      {ri::FaultKind::kTooManySubsets,
+       game("if n == 2 {\n    rule pick: choose t in subsets(players, 1, 1) by seat 0\n  }", "", "players 21")},
       {ri::FaultKind::kNoSeat, game("set m := count(hand(seat n))")},
       {ri::FaultKind::kNoneInSet, game("if n == 2 { set last := none }\n  set m := count({blue, last})")},
       {ri::FaultKind::kEmptyExtremum, game("set who := max p in {q in players where n < 3} by count(hand(p))")},
