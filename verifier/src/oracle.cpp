@@ -100,7 +100,10 @@ ri::State mutate(const ri::Ir& ir, const ri::State& from, std::mt19937_64& rng) 
   for (ri::Value& v : s.vars) {
     if (below(3) != 0) continue;
     switch (v.kind) {
-      case ri::Kind::kInt: v.scalar = v.scalar - 4 + below(9); break;
+      case ri::Kind::kInt:
+        // Near the 64-bit limits a change could overflow here rather than in the rules.
+        if (v.scalar > -(std::int64_t{1} << 60) && v.scalar < (std::int64_t{1} << 60)) v.scalar = v.scalar - 4 + below(9);
+        break;
       case ri::Kind::kBool: v.scalar = 1 - v.scalar; break;
       case ri::Kind::kPlayer: v.scalar = below(static_cast<std::uint64_t>(s.num_seats)); break;
       case ri::Kind::kEnum:
