@@ -65,6 +65,12 @@ struct Context {
   [[nodiscard]] ri::State search_state(const SearchHit& hit) const;
 };
 
+// The vacuity guard: every state a sampled game had at a cut point satisfies the invariant
+// there and has a transition in the encoding (an exit of its block, or a fault), and every
+// labelled rule that fired in a game is reachable under the invariants. Returns what
+// failed, or nothing.
+std::string vacuity_failure(Context& ctx);
+
 // Property checks (each appends its findings).
 void check_termination(const Context& ctx, std::vector<Finding>& out, bool rounds, bool game, bool claims);
 void check_knowable_moves(const Context& ctx, std::vector<Finding>& out);
