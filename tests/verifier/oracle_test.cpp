@@ -3,6 +3,7 @@
 // mutated states no game need reach, must be a step the verifier's fused block allows,
 // and every rule fault must be an obligation the verifier checks on that path. One failure
 // is a soundness bug: a `proved` over the abstraction would not hold of the game.
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -48,8 +49,8 @@ std::vector<std::string> files_under(const std::string& folder) {
 TEST_CASE("oracle: every step of the shipped rulesets and variants is allowed by the abstraction", "[verifier][oracle]") {
   rv::OracleOptions options;
   options.games = rulebook::test::games(20);
-  options.per_cut = 3;
-  options.mutations = 3;
+  options.per_cut = static_cast<std::int32_t>(std::max<std::int64_t>(2, rulebook::test::games(3)));
+  options.mutations = static_cast<std::int32_t>(std::max<std::int64_t>(2, rulebook::test::games(3)));
   options.choices = 2;
   for (const std::string& file : files_under("rulesets")) {
     const std::int64_t players = file.find("molestation") != std::string::npos ? 2 : 4;
@@ -62,8 +63,9 @@ TEST_CASE("oracle: every step of the shipped rulesets and variants is allowed by
 TEST_CASE("oracle: every step of the verifier's test rule files is allowed by the abstraction", "[verifier][oracle]") {
   rv::OracleOptions options;
   options.games = rulebook::test::games(30);
-  options.per_cut = 6;
-  options.mutations = 8;
+  // Under the sanitizers (RULEBOOK_TEST_DIVISOR) fewer states per cut point, at least two.
+  options.per_cut = static_cast<std::int32_t>(std::max<std::int64_t>(2, rulebook::test::games(6)));
+  options.mutations = static_cast<std::int32_t>(std::max<std::int64_t>(2, rulebook::test::games(8)));
   for (const char* folder : {"tests/verifier/cases", "tests/verifier/corpus", "tests/golden/fmt"}) {
     for (const std::string& file : files_under(folder)) check_file(file, 0, options);
   }
