@@ -266,7 +266,6 @@ class HiddenFlows {
     for (const ri::ExprId k : n.kids) each_local(k, f, depth + 1);
   }
 
-  const ri::Ir& ir() const { return ir_; }
   std::map<std::int32_t, std::optional<grammar::SourceSpan>> under_;  // by pc: a hidden test it runs under
 };
 
