@@ -14,36 +14,12 @@
 #include <fmt/format.h>
 
 #include "context.hpp"
-#include "counterexample.hpp"
+#include "lassos.hpp"
 #include "liveness.hpp"
-#include "rulebook/interpreter/agent.hpp"
-#include "rulebook/interpreter/simulate.hpp"
 
 namespace rulebook::verifier {
 
 namespace {
-
-struct Loop {
-  std::int32_t head = 0;  // the test at the top
-  std::int32_t back = 0;  // the jump back
-  std::int32_t label = -1;
-  bool game = false;      // the round loop
-};
-
-std::vector<Loop> find_loops(const ri::Ir& ir) {
-  std::vector<Loop> loops;
-  for (std::size_t j = 0; j < ir.code.size(); ++j) {
-    const ri::Instr& in = ir.code[j];
-    if (in.code != ri::OpCode::kJump || in.target > static_cast<std::int32_t>(j)) continue;
-    Loop loop;
-    loop.head = in.target;
-    loop.back = static_cast<std::int32_t>(j);
-    loop.game = in.target == ir.round_start;
-    loop.label = ir.code[static_cast<std::size_t>(in.target)].rule;
-    loops.push_back(loop);
-  }
-  return loops;
-}
 
 using Measure = std::function<z3::expr(const std::vector<z3::expr>&, const std::string&, Step&)>;
 
@@ -59,8 +35,6 @@ class Termination {
     if (loop.label >= 0) return fmt::format("loop '{}' ({})", ctx_.ir.labels[static_cast<std::size_t>(loop.label)], where);
     return fmt::format("loop at {}", where);
   }
-
-  bool inside(const Loop& loop, std::int32_t pc) const { return pc >= loop.head && pc <= loop.back; }
 
   // Checks a ranking function over the blocks of the loop; on failure `why` says which
   // condition failed. (a) It is non-negative at the head whenever the body is entered;
@@ -209,146 +183,9 @@ class Termination {
     return out;
   }
 
-  // A lasso: from a decision inside the loop, moves that lead back to exactly the same state.
-  std::optional<Counterexample> lasso(const Loop& loop) {
-    const ri::Machine& machine = ctx_.machine;
-    if (live_.empty()) live_ = live_locals(ctx_.ir);
-    for (const ri::GameResult& game : ctx_.sampling.games) {
-      if (game.moves == 0) continue;
-      // Find the first decision of this game inside the loop.
-      ri::GameConfig config = ctx_.config;
-      config.seed = game.seed;
-      ri::State state = machine.start(config);
-      ri::RandomAgent agent(ri::agent_seed(game.seed));
-      while (!state.finished && !inside(loop, state.pc) && state.moves < ctx_.options.bound) {
-        machine.apply(state, agent.choose(machine.view(state, state.decision->player, agent.detail())));
-      }
-      if (state.finished || !inside(loop, state.pc)) continue;
-      const std::int64_t root_moves = state.moves;
-      const ri::State root_state = state;
-      // First with alike cards as one (a shorter search), then, when that cycle does not
-      // return to exactly the same state (rules can tell alike cards apart by their
-      // order, and the same option indexes may then take other cards), card by card.
-      std::optional<std::vector<std::size_t>> cycle;
-      for (const bool alike : {true, false}) {
-        symmetric_ = alike && symmetric();
-        if (!alike && !symmetric()) break;  // the first search was exact already
-        std::vector<std::size_t> path;
-        std::unordered_map<std::uint64_t, std::int64_t> visited;
-        std::int64_t budget = kLassoNodes;
-        const std::vector<std::int64_t> root = state_key(root_state);
-        visited.emplace(hash_key(root), 0);
-        ri::State from = root_state;
-        if (!search(loop, root, from, path, visited, budget)) continue;
-        cycle = exact_cycle(loop, root_state, path);
-        if (cycle) break;
-      }
-      {
-        if (!cycle) return std::nullopt;
-        ri::GameConfig c = ctx_.config;
-        c.seed = game.seed;
-        Counterexample cex = replay_game(machine, c, root_moves, *cycle, ctx_.layout, ctx_.classes,
-                                         fmt::format("after move {} the game is in exactly the state it was in after move "
-                                                     "{}: these {} moves can repeat forever",
-                                                     root_moves + static_cast<std::int64_t>(cycle->size()), root_moves,
-                                                     cycle->size()));
-        return cex;
-      }
-      return std::nullopt;  // one root is enough for a bounded search
-    }
-    return std::nullopt;
-  }
-
-  static constexpr std::int64_t kLassoNodes = 200000;
   // Loops without a decision proved to end but not shown to stay within the interpreter's
   // limit of instructions between decisions, by head: why.
   std::map<std::int32_t, std::string> over_limit;
-
-  // The moves `cycle` played from `root` once or more, until the state is exactly `root`
-  // again, staying inside the loop (and, for a loop of a round, in the same round); nothing
-  // when it never is within 24 turns.
-  std::optional<std::vector<std::size_t>> exact_cycle(const Loop& loop, const ri::State& root,
-                                                      const std::vector<std::size_t>& cycle) const {
-    SearchGoal none;
-    std::vector<std::uint64_t> start, words;
-    state_words(root, none, SearchSymmetry::kExact, start);
-    ri::State state = root;
-    std::vector<std::size_t> path;
-    // Where the cycle takes a card, it takes the card last taken instead when that one is
-    // alike and on offer: the same card goes round, so the cycle can close exactly.
-    std::int64_t last_card = -1;
-    for (int turn = 0; turn < 24 && !cycle.empty(); ++turn) {
-      for (std::size_t index : cycle) {
-        if (state.finished || !state.decision || index >= state.decision->options.size()) return std::nullopt;
-        if (!loop.game && (!inside(loop, state.pc) || state.rounds != root.rounds)) return std::nullopt;
-        const auto& options = state.decision->options;
-        if (options[index].kind == ri::Kind::kCard) {
-          for (std::size_t o = 0; o < options.size() && last_card >= 0; ++o) {
-            if (options[o].kind == ri::Kind::kCard && options[o].scalar == last_card &&
-                ctx_.classes.class_of[static_cast<std::size_t>(last_card)] ==
-                    ctx_.classes.class_of[static_cast<std::size_t>(options[index].scalar)]) {
-              index = o;
-            }
-          }
-          last_card = options[index].scalar;
-        }
-        ctx_.machine.apply(state, index);
-        path.push_back(index);
-      }
-      if (state.finished || !state.decision) return std::nullopt;
-      state_words(state, none, SearchSymmetry::kExact, words);
-      if (words == start) return path;
-    }
-    return std::nullopt;
-  }
-
-  // A lasso of the exhaustive search that stays inside the loop (for the round loop: any),
-  // made exact: the search takes alike cards as one, so its cycle may end in the start state
-  // with alike cards exchanged; the cycle is played again until the state is exactly the
-  // one it started from (the exchange has a finite order), else it is not used.
-  std::optional<Counterexample> search_lasso(const Loop& loop) const {
-    for (const SearchHit& hit : ctx_.search.hits) {
-      if (hit.what != SearchHit::What::kLasso || hit.index < 0 || static_cast<std::size_t>(hit.index) >= hit.moves.size()) {
-        continue;
-      }
-      const std::vector<std::size_t> prefix(hit.moves.begin(), hit.moves.begin() + hit.index);
-      const std::vector<std::size_t> cycle(hit.moves.begin() + hit.index, hit.moves.end());
-      SearchHit start_hit{SearchHit::What::kLasso, -1, prefix};
-      ri::State state = ctx_.search_state(start_hit);
-      if (state.finished || !state.decision) continue;
-      const std::optional<std::vector<std::size_t>> path = exact_cycle(loop, state, cycle);
-      if (!path) continue;
-      std::vector<std::size_t> all = prefix;
-      all.insert(all.end(), path->begin(), path->end());
-      return replay_game(ctx_.machine, ctx_.config, 0, all, ctx_.layout, ctx_.classes,
-                         fmt::format("after move {} the game is in exactly the state it was in after move {} (found by "
-                                     "the exhaustive search): these {} moves can repeat forever",
-                                     all.size(), prefix.size(), path->size()));
-    }
-    return std::nullopt;
-  }
-
-  // A game (sampled, or found by the search) that the interpreter stopped for running
-  // 50,000,000 instructions without a decision: its fault message and its log. It refutes
-  // game termination only: the instructions may add up over several loops, or rounds,
-  // each of which ends.
-  std::optional<std::pair<std::string, Counterexample>> looped() const {
-    auto in_loop = [&](const ri::Fault& fault) { return fault.kind == ri::FaultKind::kEndlessLoop; };
-    auto violation = [&](const ri::Fault& fault) {
-      return fmt::format("rule fault at {}: {}", ctx_.where(fault.span), fault.message);
-    };
-    for (const ri::GameResult& g : ctx_.sampling.games) {
-      if (g.fault && in_loop(*g.fault)) return std::make_pair(g.fault->message, ctx_.game_trace(g, -1, violation(*g.fault)));
-    }
-    for (const SearchHit& hit : ctx_.search.hits) {
-      if (hit.what != SearchHit::What::kFault) continue;
-      const ri::State end = ctx_.search_state(hit);
-      if (end.fault && in_loop(*end.fault)) {
-        return std::make_pair(end.fault->message, ctx_.search_trace(hit, violation(*end.fault)));
-      }
-    }
-    return std::nullopt;
-  }
 
   // A decision the interpreter waits for: a choice, unless a policy may make it (an
   // automated seat's choice runs on without resetting the interpreter's step count).
@@ -470,130 +307,8 @@ class Termination {
     return static_cast<std::int64_t>(std::floor(std::pow(total, 1.0 / static_cast<double>(std::max<std::int64_t>(1, depth)))));
   }
 
- public:
-
- private:
-  // Cards of a class whose cards share every attribute cannot be told apart by the rules:
-  // states that differ only by exchanging such cards behave alike (the same moves exist up
-  // to the exchange), so a lasso may close up to such an exchange.
-  bool symmetric() const {
-    for (std::int32_t k = 0; k < ctx_.classes.count(); ++k) {
-      const ri::CardInfo* first = nullptr;
-      for (std::size_t c = 0; c < ctx_.setting.cards.size(); ++c) {
-        if (ctx_.classes.class_of[c] != k) continue;
-        const ri::CardInfo& info = ctx_.setting.cards[c];
-        if (first == nullptr) {
-          first = &info;
-        } else if (info.rank != first->rank || info.suit != first->suit || info.color != first->color ||
-                   info.kind != first->kind) {
-          return false;
-        }
-      }
-    }
-    return true;
-  }
-  // A card as the rules see it: its class, zone and (in a pile) position; or its identity.
-  std::int64_t card_key(const ri::State& s, std::int64_t c) const {
-    if (!symmetric_ || c < 0) return c;
-    const auto card = static_cast<std::size_t>(c);
-    const std::int32_t zone = s.card_zone[card];
-    std::int64_t position = -1;
-    if (ctx_.ir.instance_is_pile[static_cast<std::size_t>(zone)] != 0) {
-      const auto& cards = s.zones[static_cast<std::size_t>(zone)];
-      position = std::find(cards.begin(), cards.end(), static_cast<ri::CardId>(c)) - cards.begin();
-    }
-    return ((static_cast<std::int64_t>(zone) * 1024 + ctx_.classes.class_of[card]) * 4096) + position + 1;
-  }
-  void value_key(const ri::State& s, const ri::Value& v, std::vector<std::int64_t>& key) const {
-    key.push_back(static_cast<std::int64_t>(v.kind));
-    if (v.kind == ri::Kind::kCard) {
-      key.push_back(card_key(s, v.scalar));
-    } else if (v.kind == ri::Kind::kSet && v.element == ri::Kind::kCard) {
-      std::vector<std::int64_t> items;
-      for (const std::int64_t c : v.items) items.push_back(card_key(s, c));
-      std::sort(items.begin(), items.end());
-      key.insert(key.end(), items.begin(), items.end());
-    } else {
-      key.push_back(v.scalar);
-      key.insert(key.end(), v.items.begin(), v.items.end());
-    }
-    key.push_back(-3);
-  }
-  std::vector<std::int64_t> state_key(const ri::State& s) const {
-    std::vector<std::int64_t> key{s.pc, s.holding ? 1 : 0, static_cast<std::int64_t>(s.held.size())};
-    for (std::size_t z = 0; z < s.zones.size(); ++z) {
-      key.push_back(-1);
-      std::vector<std::int64_t> cards;
-      for (const ri::CardId c : s.zones[z]) {
-        const std::int64_t id = symmetric_ ? ctx_.classes.class_of[static_cast<std::size_t>(c)] : c;
-        cards.push_back(id * 2 + s.card_face_up[static_cast<std::size_t>(c)]);
-      }
-      if (symmetric_ && ctx_.ir.instance_is_pile[z] == 0) std::sort(cards.begin(), cards.end());
-      key.insert(key.end(), cards.begin(), cards.end());
-    }
-    key.push_back(-2);
-    for (const ri::Value& v : s.vars) value_key(s, v, key);
-    key.insert(key.end(), s.seat_of.begin(), s.seat_of.end());
-    for (const ri::Slot slot : live_[static_cast<std::size_t>(s.pc)]) value_key(s, s.locals[static_cast<std::size_t>(slot)], key);
-    return key;
-  }
-  static std::uint64_t hash_key(const std::vector<std::int64_t>& key) {
-    std::uint64_t h = 1469598103934665603ULL;
-    for (const std::int64_t v : key) {
-      h ^= static_cast<std::uint64_t>(v);
-      h *= 1099511628211ULL;
-    }
-    return h;
-  }
-  bool search(const Loop& loop, const std::vector<std::int64_t>& root, const ri::State& state,
-              std::vector<std::size_t>& path, std::unordered_map<std::uint64_t, std::int64_t>& visited, std::int64_t& budget) {
-    const std::int64_t depth_limit = std::min<std::int64_t>(ctx_.options.bound, 4 * ctx_.setting.seats + 4);
-    if (static_cast<std::int64_t>(path.size()) >= depth_limit) return false;
-    // Children closest to the root first: a cycle returns to the root, and moves that undo
-    // earlier differences lead there soonest.
-    const std::size_t options = state.decision ? state.decision->options.size() : 0;
-    struct Child {
-      std::size_t index;
-      std::int64_t distance;
-      std::vector<std::int64_t> key;
-      ri::State state;
-    };
-    std::vector<Child> children;
-    for (std::size_t i = 0; i < options; ++i) {
-      if (--budget < 0) return false;
-      ri::State next = state;
-      ctx_.machine.apply(next, i);
-      if (next.finished || !inside(loop, next.pc)) continue;
-      std::vector<std::int64_t> key = state_key(next);
-      if (key == root) {
-        path.push_back(i);
-        return true;
-      }
-      std::int64_t distance = std::abs(static_cast<std::int64_t>(key.size()) - static_cast<std::int64_t>(root.size()));
-      for (std::size_t k = 0; k < std::min(key.size(), root.size()); ++k) distance += key[k] != root[k] ? 1 : 0;
-      children.push_back(Child{i, distance, std::move(key), std::move(next)});
-    }
-    std::stable_sort(children.begin(), children.end(),
-                     [](const Child& a, const Child& b) { return a.distance < b.distance; });
-    const auto depth = static_cast<std::int64_t>(path.size()) + 1;
-    for (Child& child : children) {
-      // A state seen before is searched again only when reached in fewer moves.
-      auto [seen, inserted] = visited.try_emplace(hash_key(child.key), depth);
-      if (!inserted) {
-        if (seen->second <= depth) continue;
-        seen->second = depth;
-      }
-      path.push_back(child.index);
-      if (search(loop, root, child.state, path, visited, budget)) return true;
-      path.pop_back();
-    }
-    return false;
-  }
-
   const Context& ctx_;
   std::vector<Loop> loops_;
-  std::vector<std::set<ri::Slot>> live_;
-  bool symmetric_ = false;
 };
 
 // Rounds with at most this many instructions get candidate ranking functions from their
@@ -642,13 +357,13 @@ Finding loop_finding(const Context& ctx, Termination& t, const Loop& loop, const
     return f;
   };
   if (loop.game) {
-    if (auto looped = t.looped()) {
+    if (auto looped = looped_game(ctx)) {
       return refuted("a game that the interpreter stopped for running without a decision", looped->first,
                      std::move(looped->second));
     }
   }
   // A concrete lasso decides it, whatever a ranking function would say.
-  if (auto cex = t.search_lasso(loop)) {
+  if (auto cex = search_lasso(ctx, loop)) {
     const std::string why = cex->violation;
     return refuted("lasso: a reachable state the game returns to exactly (found by the exhaustive search, replayable)",
                    why, std::move(*cex));
@@ -681,7 +396,7 @@ Finding loop_finding(const Context& ctx, Termination& t, const Loop& loop, const
     tried.push_back(fmt::format("{}: {}", name, why));
   }
   if (!declared && !loop.game) {
-    if (auto cex = t.lasso(loop)) {
+    if (auto cex = sampled_lasso(ctx, loop)) {
       const std::string why = cex->violation;
       return refuted("lasso: a reachable state the game returns to exactly (found by search, replayable)", why,
                      std::move(*cex));
@@ -693,7 +408,7 @@ Finding loop_finding(const Context& ctx, Termination& t, const Loop& loop, const
                                  : fmt::format("{}: no candidate ranking function was proved", f.subject);
   if (!declared && !loop.game) {
     f.message += fmt::format(", and no lasso within {} moves ({} states searched)",
-                             std::min<std::int64_t>(ctx.options.bound, 4 * ctx.setting.seats + 4), Termination::kLassoNodes);
+                             lasso_depth(ctx), kLassoNodes);
   }
   if (loop.game && candidates.empty()) f.message += " (declare `terminates game by MEASURE` to have one checked)";
   if (tried.size() > 6) {

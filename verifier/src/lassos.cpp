@@ -1,0 +1,217 @@
+// Lassos and endless games as replayable counterexamples to termination (lassos.hpp). States
+// are compared as search.cpp's state words, so "the same state" means the same here as in
+// the exhaustive search; a cycle found with alike cards taken as one is played again until
+// the state is exactly the one it started from, else it is not used.
+#include "lassos.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "rulebook/interpreter/agent.hpp"
+#include "rulebook/interpreter/simulate.hpp"
+#include "search.hpp"
+
+namespace rulebook::verifier {
+
+std::vector<Loop> find_loops(const ri::Ir& ir) {
+  std::vector<Loop> loops;
+  for (std::size_t j = 0; j < ir.code.size(); ++j) {
+    const ri::Instr& in = ir.code[j];
+    if (in.code != ri::OpCode::kJump || in.target > static_cast<std::int32_t>(j)) continue;
+    Loop loop;
+    loop.head = in.target;
+    loop.back = static_cast<std::int32_t>(j);
+    loop.game = in.target == ir.round_start;
+    loop.label = ir.code[static_cast<std::size_t>(in.target)].rule;
+    loops.push_back(loop);
+  }
+  return loops;
+}
+
+std::int64_t lasso_depth(const Context& ctx) { return std::min<std::int64_t>(ctx.options.bound, 4 * ctx.setting.seats + 4); }
+
+namespace {
+
+using Words = std::vector<std::uint64_t>;
+
+Words words_of(const ri::State& state, SearchSymmetry symmetry) {
+  Words words;
+  state_words(state, SearchGoal{}, symmetry, words);
+  return words;
+}
+
+std::uint64_t hash_words(const Words& words) {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (const std::uint64_t w : words) {
+    h ^= w;
+    h *= 1099511628211ULL;
+  }
+  return h;
+}
+
+// The moves `cycle` played from `root` once or more, until the state is exactly `root`
+// again, staying inside the loop (and, for a loop of a round, in the same round); nothing
+// when it never is within 24 turns.
+std::optional<std::vector<std::size_t>> exact_cycle(const Context& ctx, const Loop& loop, const ri::State& root,
+                                                    const std::vector<std::size_t>& cycle) {
+  const Words start = words_of(root, SearchSymmetry::kExact);
+  ri::State state = root;
+  std::vector<std::size_t> path;
+  // Where the cycle takes a card, it takes the card last taken instead when that one is
+  // alike and on offer: the same card goes round, so the cycle can close exactly.
+  std::int64_t last_card = -1;
+  for (int turn = 0; turn < 24 && !cycle.empty(); ++turn) {
+    for (std::size_t index : cycle) {
+      if (state.finished || !state.decision || index >= state.decision->options.size()) return std::nullopt;
+      if (!loop.game && (!inside(loop, state.pc) || state.rounds != root.rounds)) return std::nullopt;
+      const auto& options = state.decision->options;
+      if (options[index].kind == ri::Kind::kCard) {
+        for (std::size_t o = 0; o < options.size() && last_card >= 0; ++o) {
+          if (options[o].kind == ri::Kind::kCard && options[o].scalar == last_card &&
+              ctx.classes.class_of[static_cast<std::size_t>(last_card)] ==
+                  ctx.classes.class_of[static_cast<std::size_t>(options[index].scalar)]) {
+            index = o;
+          }
+        }
+        last_card = options[index].scalar;
+      }
+      ctx.machine.apply(state, index);
+      path.push_back(index);
+    }
+    if (state.finished || !state.decision) return std::nullopt;
+    if (words_of(state, SearchSymmetry::kExact) == start) return path;
+  }
+  return std::nullopt;
+}
+
+// Depth-first from `state` for moves back to `root`, inside the loop, within `budget` moves
+// tried; a state seen before is searched again only when reached in fewer moves.
+class CycleSearch {
+ public:
+  CycleSearch(const Context& ctx, const Loop& loop, SearchSymmetry symmetry, const ri::State& root)
+      : ctx_(ctx), loop_(loop), symmetry_(symmetry), root_(words_of(root, symmetry)) {
+    visited_.emplace(hash_words(root_), 0);
+  }
+
+  bool run(const ri::State& state, std::vector<std::size_t>& path) {
+    if (static_cast<std::int64_t>(path.size()) >= lasso_depth(ctx_)) return false;
+    // Children closest to the root first: a cycle returns to the root, and moves that undo
+    // earlier differences lead there soonest.
+    struct Child {
+      std::size_t index;
+      std::int64_t distance;
+      std::uint64_t hash;
+      ri::State state;
+    };
+    std::vector<Child> children;
+    const std::size_t options = state.decision ? state.decision->options.size() : 0;
+    for (std::size_t i = 0; i < options; ++i) {
+      if (--budget_ < 0) return false;
+      ri::State next = state;
+      ctx_.machine.apply(next, i);
+      if (next.finished || !inside(loop_, next.pc)) continue;
+      const Words words = words_of(next, symmetry_);
+      if (words == root_) {
+        path.push_back(i);
+        return true;
+      }
+      std::int64_t distance = std::abs(static_cast<std::int64_t>(words.size()) - static_cast<std::int64_t>(root_.size()));
+      for (std::size_t k = 0; k < std::min(words.size(), root_.size()); ++k) distance += words[k] != root_[k] ? 1 : 0;
+      children.push_back(Child{i, distance, hash_words(words), std::move(next)});
+    }
+    std::stable_sort(children.begin(), children.end(), [](const Child& a, const Child& b) { return a.distance < b.distance; });
+    const auto depth = static_cast<std::int64_t>(path.size()) + 1;
+    for (Child& child : children) {
+      auto [seen, inserted] = visited_.try_emplace(child.hash, depth);
+      if (!inserted) {
+        if (seen->second <= depth) continue;
+        seen->second = depth;
+      }
+      path.push_back(child.index);
+      if (run(child.state, path)) return true;
+      path.pop_back();
+    }
+    return false;
+  }
+
+ private:
+  const Context& ctx_;
+  const Loop& loop_;
+  SearchSymmetry symmetry_;
+  Words root_;
+  std::unordered_map<std::uint64_t, std::int64_t> visited_;
+  std::int64_t budget_ = kLassoNodes;
+};
+
+}  // namespace
+
+std::optional<Counterexample> sampled_lasso(const Context& ctx, const Loop& loop) {
+  const ri::Machine& machine = ctx.machine;
+  for (const ri::GameResult& game : ctx.sampling.games) {
+    if (game.moves == 0) continue;
+    // The first decision of this game inside the loop.
+    ri::GameConfig config = ctx.config;
+    config.seed = game.seed;
+    ri::State root = machine.start(config);
+    ri::RandomAgent agent(ri::agent_seed(game.seed));
+    while (!root.finished && !inside(loop, root.pc) && root.moves < ctx.options.bound) {
+      machine.apply(root, agent.choose(machine.view(root, root.decision->player, agent.detail())));
+    }
+    if (root.finished || !inside(loop, root.pc)) continue;
+    // First with alike cards as one (a shorter search); when that cycle does not return to
+    // exactly the same state (rules can tell alike cards apart by their order, and the same
+    // option indexes may then take other cards), card by card.
+    for (const SearchSymmetry symmetry : {SearchSymmetry::kAlikeCards, SearchSymmetry::kExact}) {
+      std::vector<std::size_t> path;
+      if (!CycleSearch(ctx, loop, symmetry, root).run(root, path)) return std::nullopt;
+      if (auto cycle = exact_cycle(ctx, loop, root, path)) {
+        return replay_game(machine, config, root.moves, *cycle, ctx.layout, ctx.classes,
+                           fmt::format("after move {} the game is in exactly the state it was in after move "
+                                       "{}: these {} moves can repeat forever",
+                                       root.moves + static_cast<std::int64_t>(cycle->size()), root.moves, cycle->size()));
+      }
+    }
+    return std::nullopt;  // one root is enough for a bounded search
+  }
+  return std::nullopt;
+}
+
+std::optional<Counterexample> search_lasso(const Context& ctx, const Loop& loop) {
+  for (const SearchHit& hit : ctx.search.hits) {
+    if (hit.what != SearchHit::What::kLasso || hit.index < 0 || static_cast<std::size_t>(hit.index) >= hit.moves.size()) {
+      continue;
+    }
+    const std::vector<std::size_t> prefix(hit.moves.begin(), hit.moves.begin() + hit.index);
+    const std::vector<std::size_t> cycle(hit.moves.begin() + hit.index, hit.moves.end());
+    const ri::State state = ctx.search_state(SearchHit{SearchHit::What::kLasso, -1, prefix});
+    if (state.finished || !state.decision) continue;
+    const std::optional<std::vector<std::size_t>> path = exact_cycle(ctx, loop, state, cycle);
+    if (!path) continue;
+    std::vector<std::size_t> all = prefix;
+    all.insert(all.end(), path->begin(), path->end());
+    return replay_game(ctx.machine, ctx.config, 0, all, ctx.layout, ctx.classes,
+                       fmt::format("after move {} the game is in exactly the state it was in after move {} (found by "
+                                   "the exhaustive search): these {} moves can repeat forever",
+                                   all.size(), prefix.size(), path->size()));
+  }
+  return std::nullopt;
+}
+
+std::optional<std::pair<std::string, Counterexample>> looped_game(const Context& ctx) {
+  auto in_loop = [](const ri::Fault& fault) { return fault.kind == ri::FaultKind::kEndlessLoop; };
+  auto violation = [&](const ri::Fault& fault) { return fmt::format("rule fault at {}: {}", ctx.where(fault.span), fault.message); };
+  for (const ri::GameResult& g : ctx.sampling.games) {
+    if (g.fault && in_loop(*g.fault)) return std::make_pair(g.fault->message, ctx.game_trace(g, -1, violation(*g.fault)));
+  }
+  for (const SearchHit& hit : ctx.search.hits) {
+    if (hit.what != SearchHit::What::kFault) continue;
+    const ri::State end = ctx.search_state(hit);
+    if (end.fault && in_loop(*end.fault)) return std::make_pair(end.fault->message, ctx.search_trace(hit, violation(*end.fault)));
+  }
+  return std::nullopt;
+}
+
+}  // namespace rulebook::verifier
