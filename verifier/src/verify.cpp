@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <limits>
 #include <cstdlib>
 #include <set>
 #include <stdexcept>
@@ -14,7 +13,6 @@
 
 #include "context.hpp"
 #include "counterexample.hpp"
-#include "solver.hpp"
 #include "sampler.hpp"
 
 namespace rulebook::verifier {
@@ -53,74 +51,6 @@ int exit_code(const std::vector<VerifyReport>& reports) {
     }
   }
   return refuted ? 1 : unknown ? 3 : 0;
-}
-
-z3::check_result Context::check(const std::vector<z3::expr>& facts) const { return check(facts, clock); }
-
-z3::check_result Context::check(const std::vector<z3::expr>& facts, PropertyClock& on) const {
-  std::vector<std::int64_t> none;
-  return check(facts, {}, none, on);
-}
-
-z3::check_result Context::check(const std::vector<z3::expr>& facts, const std::vector<z3::expr>& terms,
-                                std::vector<std::int64_t>& values, PropertyClock& on) const {
-  const double left = on.limit - on.spent;
-  if (left < 0.001) {
-    on.ran_out = true;
-    return z3::unknown;
-  }
-  const auto started = std::chrono::steady_clock::now();
-  z3::solver solver = make_solver(z3, static_cast<unsigned>(std::ceil(left * 1000)));
-  for (const z3::expr& f : facts) solver.add(f);
-  const z3::check_result r = solver.check();
-  on.spent += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  if (r == z3::unknown && on.spent >= on.limit) on.ran_out = true;
-  if (r == z3::sat) {
-    const z3::model m = solver.get_model();
-    values.clear();
-    for (const z3::expr& t : terms) {
-      std::int64_t value = 0;
-      if (!m.eval(t, true).is_numeral_i64(value)) value = std::numeric_limits<std::int64_t>::max();
-      values.push_back(value);
-    }
-  }
-  return r;
-}
-
-void Context::note_time(Finding& f, const PropertyClock& on) const {
-  if (f.status != Status::kUnknown || !on.ran_out) return;
-  f.message += fmt::format(" (the property's {} s of Z3 time, --timeout, ran out)", options.timeout_seconds);
-  f.details.push_back(fmt::format("Z3 time: {} s of {} s; the queries left were not run", std::lround(on.spent),
-                                  options.timeout_seconds));
-}
-
-Finding Context::finding(const std::string& property, const std::string& subject, const grammar::SourceSpan& span) const {
-  Finding f;
-  f.property = property;
-  f.subject = subject;
-  f.key = subject;
-  f.span = span;
-  f.where = where(span);
-  return f;
-}
-
-Counterexample Context::game_trace(const ri::GameResult& game, std::int64_t moves, std::string violation) const {
-  ri::GameConfig c = config;
-  c.seed = game.seed;
-  return replay_game(machine, c, moves, {}, layout, classes, std::move(violation));
-}
-
-ri::State Context::search_state(const SearchHit& hit) const {
-  ri::State state = machine.start(config);
-  for (const std::size_t index : hit.moves) {
-    if (state.finished) break;
-    machine.apply(state, index);
-  }
-  return state;
-}
-
-Counterexample Context::search_trace(const SearchHit& hit, std::string violation) const {
-  return replay_game(machine, config, 0, hit.moves, layout, classes, std::move(violation));
 }
 
 namespace {
