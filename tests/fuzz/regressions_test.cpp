@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 
+#include "fuzz/hostile.hpp"
 #include "fuzz/targets.hpp"
 #include "support.hpp"
 
@@ -41,5 +42,27 @@ TEST_CASE("fuzz targets: the shipped files pass the oracles", "[fuzz]") {
     INFO(file);
     const std::string bytes = rulebook::test::read_text(file);
     rulebook::fuzz::rules_one(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+  }
+}
+
+// The shapes that crashed or hung the tool (issue 21), at the sizes that did, put into each
+// shipped ruleset at three places: each must end in a diagnostic or a short game.
+TEST_CASE("fuzz targets: every hostile shape at its crashing size ends in a diagnostic", "[fuzz][hostile]") {
+  using rulebook::fuzz::HostileShape;
+  const std::pair<HostileShape, std::size_t> sizes[] = {
+      {HostileShape::kLongChain, 20000},     {HostileShape::kDeepType, 50000},  {HostileShape::kManyStatements, 20000},
+      {HostileShape::kElseIfChain, 50000},   {HostileShape::kDoublingDefs, 40}, {HostileShape::kInvalidUtf8, 4},
+      {HostileShape::kHugeNumber, 40},
+  };
+  for (const std::string& file : rulebook::test::rule_files(rulebook::test::source_path("rulesets"))) {
+    const std::string text = rulebook::test::read_text(file);
+    for (const auto& [shape, size] : sizes) {
+      for (std::uint32_t seed = 0; seed < 3; ++seed) {
+        INFO(file << ": " << rulebook::fuzz::hostile_name(shape) << " x" << size << ", seed " << seed);
+        const std::string hostile = rulebook::fuzz::make_hostile(text, shape, size, seed);
+        REQUIRE(hostile != text);
+        rulebook::fuzz::rules_one(reinterpret_cast<const std::uint8_t*>(hostile.data()), hostile.size());
+      }
+    }
   }
 }

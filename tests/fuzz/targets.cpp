@@ -48,6 +48,9 @@ const Shipped& shipped(int which) {
   return rulesets[which];
 }
 
+// Moves of the game a checked rule file plays.
+constexpr std::size_t kRulesGameMoves = 64;
+
 }  // namespace
 
 void rules_one(const std::uint8_t* data, std::size_t size) {
@@ -69,7 +72,17 @@ void rules_one(const std::uint8_t* data, std::size_t size) {
   if (file.kind != grammar::ast::FileKind::kGame) return;
   const std::optional<grammar::Program> program = grammar::check_program(std::move(file), diagnostics);
   if (!program) return;
-  (void)ri::lower(*program, sources);
+  // A short game, so that what lowering builds is also run: its deepest expressions are
+  // evaluated, its loops stopped by the interpreter's own limits.
+  const ri::Machine machine(ri::lower(*program, sources));
+  ri::GameConfig config;
+  config.players = machine.ir().players_min;
+  ri::State state = machine.start(config);
+  for (std::size_t move = 0; move < kRulesGameMoves && !state.finished; ++move) {
+    const std::size_t legal = machine.legal_moves(state).size();
+    if (legal == 0) oracle_failed("a game waits for a move with no legal move", machine.summary(state));
+    machine.apply(state, move % legal);
+  }
 }
 
 void replay_one(const std::uint8_t* data, std::size_t size) {

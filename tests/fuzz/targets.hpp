@@ -9,7 +9,8 @@
 
 namespace rulebook::fuzz {
 
-// A rule file: parse, format (the result must parse, and format to itself), check, lower.
+// A rule file: parse, format (the result must parse, and format to itself), check, lower,
+// and play a few moves of a game with the fewest players.
 void rules_one(const std::uint8_t* data, std::size_t size);
 // A game log, replayed against each shipped ruleset.
 void replay_one(const std::uint8_t* data, std::size_t size);
