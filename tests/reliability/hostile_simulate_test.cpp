@@ -103,6 +103,7 @@ TEST_CASE("hostile: simulate lists the first 100 capped games, not all of them",
   const auto report = nlohmann::json::parse(json.out);
   CHECK(report["stopped_at_move_cap"] == 300);
   CHECK(report["capped_games"].size() == 100);
+  CHECK(report["capped_games_not_listed"] == 200);
   std::filesystem::remove_all(dir);
 }
 
@@ -172,18 +173,18 @@ TEST_CASE("hostile: SIGINT while simulate --logs writes keeps the statistics and
   const std::string rules = source_path("rulesets/molestation-game.rules");
   // The signal comes once the first log exists: after the games, while their logs are written.
   const int rc = signal_when(dir,
-                             fmt::format("simulate '{}' --games 2000 --jobs 2 --logs '{}' --stats '{}/stats.json'",
+                             fmt::format("simulate '{}' --games 300 --jobs 2 --logs '{}' --stats '{}/stats.json'",
                                          rules, logs, dir),
                              logs + "/game-000000.jsonl", 0, "INT");
   const std::string err = read_text(dir + "/err");
   INFO(err);
   CHECK(rc == 130);
   CHECK(err.find("interrupted: ") != std::string::npos);
-  CHECK(err.find("logs written, each one whole; the statistics are of all 2000 games") != std::string::npos);
-  const auto whole = run_rulebook(fmt::format("simulate '{}' --games 2000", rules));
+  CHECK(err.find("logs written, each one whole; the statistics are of all 300 games") != std::string::npos);
+  const auto whole = run_rulebook(fmt::format("simulate '{}' --games 300", rules));
   CHECK(read_text(dir + "/out") == whole.out);
   REQUIRE(std::filesystem::exists(dir + "/stats.json"));
-  CHECK(nlohmann::json::parse(read_text(dir + "/stats.json"))["played"] == 2000);
+  CHECK(nlohmann::json::parse(read_text(dir + "/stats.json"))["played"] == 300);
   for (const auto& entry : std::filesystem::directory_iterator(logs)) {
     CHECK(entry.path().filename().string().rfind("game-", 0) == 0);
   }
@@ -195,7 +196,7 @@ TEST_CASE("hostile: SIGTERM while simulate --logs writes is handled like SIGINT,
   const std::string logs = dir + "/logs";
   const std::string rules = source_path("rulesets/molestation-game.rules");
   const int rc = signal_when(dir,
-                             fmt::format("simulate '{}' --games 2000 --jobs 2 --logs '{}' --stats '{}/stats.json'",
+                             fmt::format("simulate '{}' --games 300 --jobs 2 --logs '{}' --stats '{}/stats.json'",
                                          rules, logs, dir),
                              logs + "/game-000000.jsonl", 0, "TERM");
   const std::string err = read_text(dir + "/err");
