@@ -242,12 +242,13 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--max-moves", options->max_moves, "Stop a game after this many decisions (counted apart)")
       ->check(CLI::Range(1, 1000000000))
       ->default_str("100000");
-  cmd->add_option("--logs", options->logs,
-                  "Write every game's log into this folder, new or empty (or a faulty game's log, "
-                  "fault-game-N.jsonl; without --logs none is written)")
+  CLI::Option* logs = cmd->add_option("--logs", options->logs,
+                  "Write every game's log into this folder, which must be new or empty; after a rule fault, only "
+                  "the faulty game's log (fault-game-N.jsonl). Without --logs no log is written")
       ->type_name("DIR");
   cmd->add_flag("--force", options->force,
-                "With --logs: write into a folder that already holds files, replacing logs of the same names");
+                "With --logs: write into a folder that already holds files, replacing logs of the same names")
+      ->needs(logs);
   cmd->add_option("--shard", options->shard,
                   "Run only shard I of N (I from 0): the I-th of N equal, disjoint ranges of the --games games")
       ->type_name("I/N");

@@ -259,6 +259,9 @@ TEST_CASE("hostile: simulate --logs refuses a folder that is not empty, unless -
   const auto forced = run_rulebook(fmt::format("simulate {} --games 2 --seed 2 --logs {} --force", rules, quoted(logs)));
   CHECK(forced.exit_code == 0);
   CHECK(read_text(logs + "/game-000000.jsonl") != first);
+  const auto alone = run_rulebook(fmt::format("simulate {} --games 1 --force", rules));
+  CHECK(alone.exit_code == 2);
+  CHECK(alone.err.find("--force requires --logs") != std::string::npos);
   std::filesystem::remove_all(dir);
 }
 
