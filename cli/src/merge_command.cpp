@@ -45,7 +45,7 @@ int run_merge(const MergeOptions& options) {
   }
   SimulationStats merged;
   try {
-    merged = merge_stats(std::move(shards));
+    merged = merge_stats(std::move(shards), options.files);
   } catch (const StatsError& e) {
     fmt::print(stderr, "error: {}\n", e.what());
     return kExitBadInput;

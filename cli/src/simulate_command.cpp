@@ -18,6 +18,7 @@
 #include "output.hpp"
 #include "plots.hpp"
 #include "simulation_stats.hpp"
+#include "stop_signals.hpp"
 #include "rulebook/interpreter/log.hpp"
 #include "rulebook/interpreter/simulate.hpp"
 
@@ -33,6 +34,7 @@ struct SimulateOptions {
   int jobs = 1;
   std::int64_t max_moves = 100000;
   std::string logs;
+  bool force = false;  // --logs into a folder that holds files
   std::string format = "text";
   std::string shard;  // "I/N"
   std::string stats;  // where to save the mergeable statistics
@@ -64,6 +66,32 @@ std::string game_log(const ri::Machine& machine, const ri::GameConfig& base, std
   ri::LogWriter log(machine, config);
   (void)ri::play_random_game(machine, config, max_moves, &log);
   return log.text();
+}
+
+// Creates the --logs folder, or checks that it is empty unless `force`: the logs of an
+// earlier run would be replaced one by one, or mixed with this run's (a run of fewer games
+// leaves the old logs past its last game). Prints the error.
+bool prepare_log_folder(const std::string& folder, bool force) {
+  std::error_code ec;
+  std::filesystem::create_directories(folder, ec);
+  if (ec) {
+    fmt::print(stderr, "error: cannot create the log folder '{}': {}\n", folder, ec.message());
+    return false;
+  }
+  if (force) return true;
+  const std::filesystem::directory_iterator entries(folder, ec);
+  if (ec) {
+    fmt::print(stderr, "error: cannot read the log folder '{}': {}\n", folder, ec.message());
+    return false;
+  }
+  if (entries != std::filesystem::directory_iterator()) {
+    fmt::print(stderr,
+               "error: the log folder '{}' is not empty: this run's logs would replace its files or be mixed with "
+               "them; give a new or empty folder, or add --force to write into it anyway\n",
+               folder);
+    return false;
+  }
+  return true;
 }
 
 // Games per batch of a run: enough to keep every thread busy, few enough to keep in memory.
@@ -98,14 +126,7 @@ int run_simulate(const SimulateOptions& options) {
     fmt::print(stderr, "error: {}\n", e.what());
     return kExitBadInput;
   }
-  if (!options.logs.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(options.logs, ec);
-    if (ec) {
-      fmt::print(stderr, "error: cannot create the log folder '{}': {}\n", options.logs, ec.message());
-      return kExitBadInput;
-    }
-  }
+  if (!options.logs.empty() && !prepare_log_folder(options.logs, options.force)) return kExitBadInput;
 
   const std::int64_t games = last - first;
   const bool show_progress = isatty(STDERR_FILENO) != 0 && games >= 200;
@@ -125,17 +146,18 @@ int run_simulate(const SimulateOptions& options) {
   stats.labels = ir.labels;
   for (const grammar::SourceSpan& span : ir.label_spans) stats.label_places.push_back(machine->where(span));
   stats.fired.assign(ir.labels.size(), 0);
-  // Ctrl-C stops starting games; the statistics of the games played so far are printed.
-  catch_interrupts();
+  // Ctrl-C or SIGTERM stops starting games; the statistics of the games played so far are
+  // printed and saved.
+  catch_stop_signals();
   // Games run in batches, each folded into the statistics: memory stays small for any --games.
   std::optional<ri::GameResult> fault_game;
   const std::int64_t& played = stats.played;  // counted by stats.add
-  while (played < games && !fault_game && !interrupted().load()) {
+  while (played < games && !fault_game && !stop_requested().load()) {
     const std::int64_t batch = std::min(kBatch, games - played);
     std::function<void(std::int64_t)> progress;
     if (show_progress) progress = [&](std::int64_t done) { progress_bar(played + done, games); };
     std::vector<ri::GameResult> results = ri::simulate(*machine, *config, batch, options.max_moves, options.jobs,
-                                                       progress, &interrupted(), first + played);
+                                                       progress, &stop_requested(), first + played);
     for (ri::GameResult& r : results) {
       if (r.fault) {
         fault_game = std::move(r);
@@ -152,23 +174,26 @@ int run_simulate(const SimulateOptions& options) {
   const bool stopped = !fault_game && played < games;
   stats.interrupted = stopped;
   if (stopped) {
-    fmt::print(stderr, "interrupted: {} of {} games played; the statistics are of those games{}\n", played, games,
-               options.logs.empty() ? "" : ", and no log was written");
-    if (played == 0) return kExitInterrupted;
+    fmt::print(stderr, "{}: {} of {} games played; the statistics are of those games{}\n", stop_reason(), played,
+               games, options.logs.empty() ? "" : ", and no log was written");
+    if (played == 0) return stop_exit_code();
   }
 
-  // A fault stops the run: report it and save the failing game's log.
+  // A fault stops the run: report it, and save the failing game's log where logs were asked for.
   if (fault_game) {
     const std::int64_t index = first + played;
     const ri::Fault& f = *fault_game->fault;
-    const std::string folder = options.logs.empty() ? "." : options.logs;
-    const std::string path = (std::filesystem::path(folder) / fmt::format("fault-game-{}.jsonl", index)).string();
-    const std::string log = game_log(*machine, *config, index, options.max_moves);
-    const std::string write_error = write_file_atomically(path, log);
     fmt::print(stderr, "rule fault in game {} (seed {}): {}\n  rule: {}\n  at: {}\n", index, fault_game->seed,
                f.message, f.rule >= 0 ? ir.labels[static_cast<std::size_t>(f.rule)] : "(no labelled rule)",
                machine->where(f.span));
     fmt::print(stderr, "{}\n", fault_game->fault_state);
+    if (options.logs.empty()) {
+      // Every game is seeded, so a rerun faults in the same game; no file appears unasked.
+      fmt::print(stderr, "  no log was saved: run again with --logs DIR to save this game's log\n");
+      return kExitFinding;
+    }
+    const std::string path = (std::filesystem::path(options.logs) / fmt::format("fault-game-{}.jsonl", index)).string();
+    const std::string write_error = write_file_atomically(path, game_log(*machine, *config, index, options.max_moves));
     if (write_error.empty()) {
       fmt::print(stderr, "  the game's log is in {}\n", path);
     } else {
@@ -176,11 +201,16 @@ int run_simulate(const SimulateOptions& options) {
     }
     return kExitFinding;
   }
+  // Every game was played: a signal while the logs are written stops the logs, not the
+  // statistics, which are still printed and saved.
+  bool logs_stopped = false;
   if (!options.logs.empty() && !stopped) {
     for (std::int64_t g = first; g < last; ++g) {
-      if (interrupted().load()) {
-        fmt::print(stderr, "interrupted: {} of {} logs written, each one whole\n", g - first, games);
-        return kExitInterrupted;
+      if (stop_requested().load()) {
+        fmt::print(stderr, "{}: {} of {} logs written, each one whole; the statistics are of all {} games\n",
+                   stop_reason(), g - first, games, games);
+        logs_stopped = true;
+        break;
       }
       const std::string path = (std::filesystem::path(options.logs) / fmt::format("game-{:06}.jsonl", g)).string();
       const std::string write_error = write_file_atomically(path, game_log(*machine, *config, g, options.max_moves));
@@ -196,7 +226,7 @@ int run_simulate(const SimulateOptions& options) {
     return kExitBadInput;
   }
   fmt::print("{}", stats_report(stats, options.format == "json"));
-  return stopped ? kExitInterrupted : kExitOk;
+  return stopped || logs_stopped ? stop_exit_code() : kExitOk;
 }
 
 }  // namespace
@@ -212,7 +242,13 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--max-moves", options->max_moves, "Stop a game after this many decisions (counted apart)")
       ->check(CLI::Range(1, 1000000000))
       ->default_str("100000");
-  cmd->add_option("--logs", options->logs, "Write every game's log to this folder (and a faulty game's log)");
+  CLI::Option* logs = cmd->add_option("--logs", options->logs,
+                  "Write every game's log into this folder, which must be new or empty; after a rule fault, only "
+                  "the faulty game's log (fault-game-N.jsonl). Without --logs no log is written")
+      ->type_name("DIR");
+  cmd->add_flag("--force", options->force,
+                "With --logs: write into a folder that already holds files, replacing logs of the same names")
+      ->needs(logs);
   cmd->add_option("--shard", options->shard,
                   "Run only shard I of N (I from 0): the I-th of N equal, disjoint ranges of the --games games")
       ->type_name("I/N");

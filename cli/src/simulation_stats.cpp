@@ -1,8 +1,11 @@
-// Simulation statistics: folding games in, saving, reading back, merging, reporting.
+// Simulation statistics: folding games in, merging, reporting (stats_file.cpp saves and reads
+// them back).
 #include "simulation_stats.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <numeric>
 
 #include <fmt/format.h>
 
@@ -18,7 +21,7 @@ void SimulationStats::add(const ri::GameResult& result, std::int64_t index) {
   ++played;
   if (result.capped) {
     ++capped;
-    capped_games.push_back(index);  // for --logs or a rerun with a larger cap
+    if (capped_games.size() < kCappedListed) capped_games.push_back(index);
   } else {
     if (result.winners.empty()) ++no_winner;
     for (const ri::PlayerId p : result.winners) ++wins[static_cast<std::size_t>(p)];
@@ -44,141 +47,30 @@ std::pair<std::int64_t, std::int64_t> shard_range(std::int64_t games, std::int64
   return {at(shard), at(shard + 1)};
 }
 
-// ---- saving and reading back ----------------------------------------------------------
-
-namespace {
-
-nlohmann::json histogram_json(const std::map<std::int64_t, std::int64_t>& h) {
-  nlohmann::json out = nlohmann::json::array();
-  for (const auto& [value, count] : h) out.push_back({value, count});
-  return out;
-}
-
-}  // namespace
-
-nlohmann::json stats_to_json(const SimulationStats& s) {
-  nlohmann::json options = nlohmann::json::object();
-  for (const auto& [name, value] : s.options) options[name] = value;
-  return {{"rulebook-stats", 1},
-          {"ruleset", s.ruleset},
-          {"file", s.file},
-          {"hash", s.source_hash},
-          {"players_requested", s.players_requested},
-          {"options", options},
-          {"seed", std::to_string(s.seed)},  // a string: JSON readers may hold numbers as doubles
-          {"max_moves", s.max_moves},
-          {"games", s.games},
-          {"shard", s.shard},
-          {"shards", s.shards},
-          {"labels", s.labels},
-          {"label_places", s.label_places},
-          {"first", s.first_game()},  // for readers; derived from games and shard
-          {"played", s.played},
-          {"interrupted", s.interrupted},
-          {"automated", s.automated},
-          {"wins", s.wins},
-          {"no_winner", s.no_winner},
-          {"capped", s.capped},
-          {"capped_games", s.capped_games},
-          {"rounds", histogram_json(s.rounds)},
-          {"moves", histogram_json(s.moves)},
-          {"fired", s.fired}};
-}
-
-namespace {
-
-template <typename T>
-T field(const nlohmann::json& j, const char* key) {
-  if (!j.contains(key)) throw StatsError(fmt::format("\"{}\" is missing", key));
-  try {
-    return j.at(key).get<T>();
-  } catch (const nlohmann::json::exception&) {
-    throw StatsError(fmt::format("\"{}\" has the wrong type", key));
-  }
-}
-
-std::int64_t count_field(const nlohmann::json& j, const char* key) {
-  const auto n = field<std::int64_t>(j, key);
-  if (n < 0) throw StatsError(fmt::format("\"{}\" is negative", key));
-  return n;
-}
-
-std::map<std::int64_t, std::int64_t> histogram_field(const nlohmann::json& j, const char* key) {
-  const auto pairs = field<std::vector<std::pair<std::int64_t, std::int64_t>>>(j, key);
-  std::map<std::int64_t, std::int64_t> h;
-  for (const auto& [value, count] : pairs) {
-    if (count <= 0 || !h.emplace(value, count).second) {
-      throw StatsError(fmt::format("\"{}\" has a repeated value or a count below 1", key));
-    }
-  }
-  return h;
-}
-
-}  // namespace
-
-SimulationStats stats_from_json(const nlohmann::json& j) {
-  if (!j.is_object() || !j.contains("rulebook-stats")) {
-    throw StatsError("not a statistics file of 'rulebook simulate --stats'");
-  }
-  if (field<int>(j, "rulebook-stats") != 1) throw StatsError("an unknown version of the statistics format");
-  SimulationStats s;
-  s.ruleset = field<std::string>(j, "ruleset");
-  s.file = field<std::string>(j, "file");
-  s.source_hash = field<std::string>(j, "hash");
-  s.players_requested = count_field(j, "players_requested");
-  s.options = field<std::map<std::string, std::string>>(j, "options");
-  const auto seed = field<std::string>(j, "seed");
-  try {
-    std::size_t used = 0;
-    s.seed = std::stoull(seed, &used);
-    if (used != seed.size() || seed.empty() || seed[0] == '-') throw std::invalid_argument(seed);
-  } catch (const std::exception&) {
-    throw StatsError("\"seed\" is not a whole number");
-  }
-  s.max_moves = count_field(j, "max_moves");
-  s.games = count_field(j, "games");
-  s.shard = count_field(j, "shard");
-  s.shards = count_field(j, "shards");
-  if (s.shards < 1 || s.shards > kMaxShards || s.shard >= s.shards) {
-    throw StatsError(fmt::format("\"shard\" is not below \"shards\", or \"shards\" is not from 1 to {}", kMaxShards));
-  }
-  s.labels = field<std::vector<std::string>>(j, "labels");
-  s.label_places = field<std::vector<std::string>>(j, "label_places");
-  s.played = count_field(j, "played");
-  s.interrupted = field<bool>(j, "interrupted");
-  s.automated = field<std::vector<bool>>(j, "automated");
-  s.wins = field<std::vector<std::int64_t>>(j, "wins");
-  s.no_winner = count_field(j, "no_winner");
-  s.capped = count_field(j, "capped");
-  s.capped_games = field<std::vector<std::int64_t>>(j, "capped_games");
-  s.rounds = histogram_field(j, "rounds");
-  s.moves = histogram_field(j, "moves");
-  s.fired = field<std::vector<std::uint64_t>>(j, "fired");
-  // The parts must fit together, or the report would read past them.
-  const auto [first, last] = shard_range(s.games, s.shard, s.shards);
-  if (s.played > last - first) throw StatsError("\"played\" is more than the shard's games");
-  if (s.label_places.size() != s.labels.size() || s.fired.size() != s.labels.size()) {
-    throw StatsError("\"labels\", \"label_places\" and \"fired\" differ in length");
-  }
-  if (s.wins.size() != s.automated.size()) throw StatsError("\"wins\" and \"automated\" differ in length");
-  if (s.capped > s.played || static_cast<std::int64_t>(s.capped_games.size()) != s.capped) {
-    throw StatsError("\"capped\" and \"capped_games\" do not agree");
-  }
-  std::int64_t finished = 0;
-  for (const auto& [value, count] : s.rounds) finished += count;
-  if (finished != s.finished()) throw StatsError("\"rounds\" does not count every finished game");
-  finished = 0;
-  for (const auto& [value, count] : s.moves) finished += count;
-  if (finished != s.finished()) throw StatsError("\"moves\" does not count every finished game");
-  return s;
-}
-
 // ---- merging ------------------------------------------------------------------------
 
-SimulationStats merge_stats(std::vector<SimulationStats> shards) {
+namespace {
+
+// Adds `more` to `total`, or says whose sum passed the largest value of its type.
+template <typename Count>
+void add_count(Count& total, Count more, const std::string& what) {
+  if (__builtin_add_overflow(total, more, &total)) {
+    throw StatsError(fmt::format("{}: the sum passes {}", what, std::numeric_limits<Count>::max()));
+  }
+}
+
+}  // namespace
+
+SimulationStats merge_stats(std::vector<SimulationStats> shards, const std::vector<std::string>& names) {
   if (shards.empty()) throw StatsError("no statistics to merge");
-  std::sort(shards.begin(), shards.end(), [](const auto& a, const auto& b) { return a.shard < b.shard; });
-  const SimulationStats& head = shards.front();
+  // Sorted by shard, with each shard's name alongside.
+  std::vector<std::size_t> order(shards.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return shards[a].shard < shards[b].shard; });
+  const auto name = [&](std::size_t i) {
+    return i < names.size() ? names[i] : fmt::format("shard {}", shards[i].shard);
+  };
+  const SimulationStats& head = shards[order.front()];
   const auto differs = [&](const SimulationStats& s) -> const char* {
     if (s.source_hash != head.source_hash || s.ruleset != head.ruleset) return "the rules";
     if (s.file != head.file) return "the rule file's path";
@@ -210,23 +102,34 @@ SimulationStats merge_stats(std::vector<SimulationStats> shards) {
                                    s.shards, s.played, last - first));
     }
   }
-  // The first shard holds what was run; the others' games are added to it.
-  SimulationStats out = std::move(shards.front());
+  // The first shard holds what was run; the others' games are added to it, in shard order,
+  // so that the capped games listed are the run's first ones. Every count of a file that was
+  // read is checked against its own games, but the sums are checked too: a made-up file can
+  // hold rule firings near 2^64.
+  SimulationStats out = std::move(shards[order.front()]);
   out.shard = 0;
   out.shards = 1;
-  for (auto s = shards.begin() + 1; s != shards.end(); ++s) {
+  for (auto i = order.begin() + 1; i != order.end(); ++i) {
+    const SimulationStats& s = shards[*i];
+    const std::string in = name(*i);
     if (out.automated.empty()) {
-      out.automated = s->automated;
+      out.automated = s.automated;
       out.wins.assign(out.automated.size(), 0);
     }
-    out.played += s->played;
-    out.no_winner += s->no_winner;
-    out.capped += s->capped;
-    out.capped_games.insert(out.capped_games.end(), s->capped_games.begin(), s->capped_games.end());
-    for (std::size_t p = 0; p < s->wins.size(); ++p) out.wins[p] += s->wins[p];
-    for (const auto& [value, count] : s->rounds) out.rounds[value] += count;
-    for (const auto& [value, count] : s->moves) out.moves[value] += count;
-    for (std::size_t l = 0; l < s->fired.size(); ++l) out.fired[l] += s->fired[l];
+    add_count(out.played, s.played, in + ": \"played\"");
+    add_count(out.no_winner, s.no_winner, in + ": \"no_winner\"");
+    add_count(out.capped, s.capped, in + ": \"capped\"");
+    for (const std::int64_t g : s.capped_games) {
+      if (out.capped_games.size() < kCappedListed) out.capped_games.push_back(g);
+    }
+    for (std::size_t p = 0; p < s.wins.size(); ++p) {
+      add_count(out.wins[p], s.wins[p], fmt::format("{}: \"wins\" of player {}", in, p));
+    }
+    for (const auto& [value, count] : s.rounds) add_count(out.rounds[value], count, in + ": \"rounds\"");
+    for (const auto& [value, count] : s.moves) add_count(out.moves[value], count, in + ": \"moves\"");
+    for (std::size_t l = 0; l < s.fired.size(); ++l) {
+      add_count(out.fired[l], s.fired[l], fmt::format("{}: \"fired\" of label {}", in, l));
+    }
   }
   return out;
 }
@@ -300,7 +203,8 @@ std::string stats_report(const SimulationStats& s, bool json) {
     out["interrupted"] = s.interrupted;
     out["finished"] = finished;
     out["stopped_at_move_cap"] = s.capped;
-    out["capped_games"] = s.capped_games;
+    out["capped_games"] = s.capped_games;  // the first kCappedListed
+    out["capped_games_not_listed"] = s.capped - static_cast<std::int64_t>(s.capped_games.size());
     out["max_moves"] = s.max_moves;
     nlohmann::json players = nlohmann::json::array();
     for (std::size_t p = 0; p < seats; ++p) {
@@ -333,8 +237,13 @@ std::string stats_report(const SimulationStats& s, bool json) {
                      round_stats.min, round_stats.median, round_stats.p90, round_stats.max);
   out += fmt::format("moves per game:  mean {:.2f}, min {}, median {}, 90th percentile {}, max {}\n", move_stats.mean,
                      move_stats.min, move_stats.median, move_stats.p90, move_stats.max);
-  out += fmt::format("stopped at the move cap ({} moves): {}{}\n", s.max_moves, s.capped,
-                     s.capped_games.empty() ? "" : fmt::format(" (games {})", fmt::join(s.capped_games, ", ")));
+  std::string capped_list;
+  if (!s.capped_games.empty()) {
+    const auto unlisted = s.capped - static_cast<std::int64_t>(s.capped_games.size());
+    capped_list = fmt::format(" (games {}{})", fmt::join(s.capped_games, ", "),
+                              unlisted > 0 ? fmt::format(", and {} more, not listed", unlisted) : "");
+  }
+  out += fmt::format("stopped at the move cap ({} moves): {}{}\n", s.max_moves, s.capped, capped_list);
   const auto never = static_cast<std::size_t>(std::count(s.fired.begin(), s.fired.end(), 0U));
   out += fmt::format("rule coverage: {} of {} labelled rules fired\n", s.fired.size() - never, s.fired.size());
   for (std::size_t l = 0; l < s.fired.size(); ++l) {

@@ -37,6 +37,8 @@ struct SimulationStats {
   std::vector<std::int64_t> wins;
   std::int64_t no_winner = 0;
   std::int64_t capped = 0;
+  // The first kCappedListed capped games by number, for --logs or a rerun with a larger cap;
+  // `capped` counts them all. A list of every one grew with --games (gigabytes for 10^8).
   std::vector<std::int64_t> capped_games;
   std::map<std::int64_t, std::int64_t> rounds;  // value -> games, finished games only
   std::map<std::int64_t, std::int64_t> moves;
@@ -52,6 +54,7 @@ struct SimulationStats {
 };
 
 inline constexpr std::int64_t kMaxShards = 1000000;
+inline constexpr std::size_t kCappedListed = 100;
 
 // The games of shard `shard` of `shards`: [first, last).
 std::pair<std::int64_t, std::int64_t> shard_range(std::int64_t games, std::int64_t shard, std::int64_t shards);
@@ -59,17 +62,22 @@ std::pair<std::int64_t, std::int64_t> shard_range(std::int64_t games, std::int64
 // The saved form ("rulebook-stats": 1, ...).
 nlohmann::json stats_to_json(const SimulationStats& stats);
 
-// A statistics file that cannot be read back: the message says which field and why.
+// A statistics file that cannot be read back, or shards that do not add up: the message says
+// which field and why.
 class StatsError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+// Reads a statistics file (stats_file.cpp), version 1 or 2, checking that every count fits
+// the others: none negative, wins within the finished games, histograms that count every
+// finished game. Throws StatsError.
 SimulationStats stats_from_json(const nlohmann::json& j);
 
-// Adds up the shards of one run, given in any order. Throws StatsError when they are not
-// all the shards of one run (another ruleset, options or seed; a shard missing, repeated or
-// interrupted).
-SimulationStats merge_stats(std::vector<SimulationStats> shards);
+// Adds up the shards of one run, given in any order; `names[i]` (a file, optional) names
+// shards[i] in messages. Throws StatsError when they are not all the shards of one run
+// (another ruleset, options or seed; a shard missing, repeated or interrupted), or when a
+// sum passes the largest count.
+SimulationStats merge_stats(std::vector<SimulationStats> shards, const std::vector<std::string>& names = {});
 
 // The 95% confidence interval of a share (Wilson score interval).
 std::pair<double, double> wilson_interval(std::int64_t wins, std::int64_t n);

@@ -109,7 +109,7 @@ TEST_CASE("limits: integer literals past 10^9 are errors; overflow while playing
   rulebook::test::write_text(dir + "/grow.rules",
                              "game \"t\"\nplayers 2\ncards { standard52 }\nvar n: int = 1\nround {\n"
                              "  repeat 70 {\n    set n := n * 2\n  }\n  end game\n}\n");
-  const auto grow = run_rulebook("simulate " + quoted(dir + "/grow.rules") + " --games 1 --logs " + quoted(dir));
+  const auto grow = run_rulebook("simulate " + quoted(dir + "/grow.rules") + " --games 1 --logs " + quoted(dir + "/logs"));
   CHECK(grow.exit_code == 1);
   CHECK(grow.err.find("integer overflow") != std::string::npos);
   CHECK(grow.err.find("at: ") != std::string::npos);

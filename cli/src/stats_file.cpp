@@ -1,0 +1,234 @@
+// The statistics file of `simulate --stats` and `merge --stats`: saving it, and reading it
+// back. A file read back is untrusted (it may be edited, truncated or made up), so every
+// count is checked against the others before `merge` adds it or the report divides by it.
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "simulation_stats.hpp"
+
+namespace rulebook::cli {
+
+namespace {
+
+// Version 2 lists only the first kCappedListed capped games; version 1 listed all of them.
+constexpr int kStatsVersion = 2;
+
+nlohmann::json histogram_json(const std::map<std::int64_t, std::int64_t>& h) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& [value, count] : h) out.push_back({value, count});
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json stats_to_json(const SimulationStats& s) {
+  nlohmann::json options = nlohmann::json::object();
+  for (const auto& [name, value] : s.options) options[name] = value;
+  return {{"rulebook-stats", kStatsVersion},
+          {"ruleset", s.ruleset},
+          {"file", s.file},
+          {"hash", s.source_hash},
+          {"players_requested", s.players_requested},
+          {"options", options},
+          {"seed", std::to_string(s.seed)},  // a string: JSON readers may hold numbers as doubles
+          {"max_moves", s.max_moves},
+          {"games", s.games},
+          {"shard", s.shard},
+          {"shards", s.shards},
+          {"labels", s.labels},
+          {"label_places", s.label_places},
+          {"first", s.first_game()},  // for readers; derived from games and shard
+          {"played", s.played},
+          {"interrupted", s.interrupted},
+          {"automated", s.automated},
+          {"wins", s.wins},
+          {"no_winner", s.no_winner},
+          {"capped", s.capped},
+          {"capped_games", s.capped_games},
+          {"rounds", histogram_json(s.rounds)},
+          {"moves", histogram_json(s.moves)},
+          {"fired", s.fired}};
+}
+
+namespace {
+
+template <typename T>
+T field(const nlohmann::json& j, const char* key) {
+  if (!j.contains(key)) throw StatsError(fmt::format("\"{}\" is missing", key));
+  try {
+    return j.at(key).get<T>();
+  } catch (const nlohmann::json::exception&) {
+    throw StatsError(fmt::format("\"{}\" has the wrong type", key));
+  }
+}
+
+const nlohmann::json& array_field(const nlohmann::json& j, const char* key) {
+  if (!j.contains(key)) throw StatsError(fmt::format("\"{}\" is missing", key));
+  if (!j.at(key).is_array()) throw StatsError(fmt::format("\"{}\" has the wrong type", key));
+  return j.at(key);
+}
+
+// A count: a whole number from 0 to 2^63 - 1. nlohmann's get<> would take 1.5 as 1 and a
+// number past 2^63 as a negative one, so the kind of number is checked first.
+std::int64_t whole_number(const nlohmann::json& value, const std::string& what) {
+  if (!value.is_number_integer()) throw StatsError(fmt::format("{} is not a whole number", what));
+  if (value.is_number_unsigned()) {
+    if (value.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+      throw StatsError(fmt::format("{} is larger than {}", what, std::numeric_limits<std::int64_t>::max()));
+    }
+    return static_cast<std::int64_t>(value.get<std::uint64_t>());
+  }
+  const auto n = value.get<std::int64_t>();
+  if (n < 0) throw StatsError(fmt::format("{} is negative", what));
+  return n;
+}
+
+std::int64_t count_field(const nlohmann::json& j, const char* key) {
+  if (!j.contains(key)) throw StatsError(fmt::format("\"{}\" is missing", key));
+  return whole_number(j.at(key), fmt::format("\"{}\"", key));
+}
+
+// `fired` counts rule firings, unsigned 64-bit like the interpreter's counters.
+std::vector<std::uint64_t> firing_counts(const nlohmann::json& j) {
+  std::vector<std::uint64_t> out;
+  const nlohmann::json& list = array_field(j, "fired");
+  for (std::size_t l = 0; l < list.size(); ++l) {
+    if (!list[l].is_number_unsigned()) {  // nlohmann stores 0 and up as unsigned, negatives as signed
+      throw StatsError(fmt::format("\"fired\" of label {} is not a whole number from 0 to {}", l,
+                                   std::numeric_limits<std::uint64_t>::max()));
+    }
+    out.push_back(list[l].get<std::uint64_t>());
+  }
+  return out;
+}
+
+// Adds `more` to `total`, or says which sum passed 2^63 - 1.
+void add_count(std::int64_t& total, std::int64_t more, const std::string& what) {
+  if (__builtin_add_overflow(total, more, &total)) {
+    throw StatsError(fmt::format("{}: the sum passes {}", what, std::numeric_limits<std::int64_t>::max()));
+  }
+}
+
+// [[value, games], ...] with values from 0 to `max_value`, each once, each counted at least once.
+std::map<std::int64_t, std::int64_t> histogram_field(const nlohmann::json& j, const char* key,
+                                                     std::int64_t max_value) {
+  std::map<std::int64_t, std::int64_t> h;
+  for (const nlohmann::json& pair : array_field(j, key)) {
+    if (!pair.is_array() || pair.size() != 2) {
+      throw StatsError(fmt::format("\"{}\" holds something other than a [value, games] pair", key));
+    }
+    const std::int64_t value = whole_number(pair[0], fmt::format("a value in \"{}\"", key));
+    const std::int64_t count = whole_number(pair[1], fmt::format("a count in \"{}\"", key));
+    if (value > max_value) throw StatsError(fmt::format("\"{}\" has a value outside 0 to --max-moves", key));
+    if (count == 0 || !h.emplace(value, count).second) {
+      throw StatsError(fmt::format("\"{}\" has a repeated value or a count below 1", key));
+    }
+  }
+  return h;
+}
+
+// The capped games listed: in increasing order, in the shard, and as many as the version
+// lists (every one in version 1, the first kCappedListed from version 2 on). A version-1
+// list is cut to the first kCappedListed, as simulate keeps them now.
+std::vector<std::int64_t> capped_games_field(const nlohmann::json& j, const SimulationStats& s, int version) {
+  std::vector<std::int64_t> games;
+  for (const nlohmann::json& g : array_field(j, "capped_games")) {
+    games.push_back(whole_number(g, "a game in \"capped_games\""));
+  }
+  const auto listed = static_cast<std::int64_t>(games.size());
+  const std::int64_t expected = version == 1 ? s.capped : std::min<std::int64_t>(s.capped, kCappedListed);
+  if (listed != expected) {
+    throw StatsError(fmt::format("\"capped_games\" lists {} games, but \"capped\" is {}{}", listed, s.capped,
+                                 version == 1 ? " (version 1 lists every capped game)"
+                                              : fmt::format(" (the first {} are listed)", kCappedListed)));
+  }
+  const auto [first, last] = shard_range(s.games, s.shard, s.shards);
+  for (std::size_t i = 0; i < games.size(); ++i) {
+    if (games[i] < first || games[i] >= last) throw StatsError("\"capped_games\" holds a game outside the shard");
+    if (i > 0 && games[i] <= games[i - 1]) throw StatsError("\"capped_games\" is not in increasing order");
+  }
+  if (games.size() > kCappedListed) games.resize(kCappedListed);
+  return games;
+}
+
+// The parts must fit together, or the report would read past them or show shares above 100%.
+void check_counts(const SimulationStats& s) {
+  const auto [first, last] = shard_range(s.games, s.shard, s.shards);
+  if (s.played > last - first) throw StatsError("\"played\" is more than the shard's games");
+  if (s.label_places.size() != s.labels.size() || s.fired.size() != s.labels.size()) {
+    throw StatsError("\"labels\", \"label_places\" and \"fired\" differ in length");
+  }
+  if (s.wins.size() != s.automated.size()) throw StatsError("\"wins\" and \"automated\" differ in length");
+  if (s.capped > s.played) throw StatsError("\"capped\" is more than \"played\"");
+  if (s.no_winner > s.finished()) throw StatsError("\"no_winner\" is more than the finished games");
+  // Each finished game has no winner or one or more; a seat wins a game at most once.
+  const std::int64_t with_winner = s.finished() - s.no_winner;
+  std::int64_t wins = 0;
+  for (std::size_t p = 0; p < s.wins.size(); ++p) {
+    if (s.wins[p] > with_winner) {
+      throw StatsError(fmt::format("\"wins\" of player {} is more than the games with a winner ({})", p, with_winner));
+    }
+    add_count(wins, s.wins[p], "\"wins\"");
+  }
+  if (wins < with_winner) throw StatsError("\"wins\" add up to less than the games with a winner");
+  for (const auto& [key, histogram] : {std::pair{"rounds", &s.rounds}, std::pair{"moves", &s.moves}}) {
+    std::int64_t counted = 0;
+    for (const auto& [value, count] : *histogram) {
+      if (__builtin_add_overflow(counted, count, &counted)) counted = -1;
+      if (counted < 0) break;
+    }
+    if (counted != s.finished()) throw StatsError(fmt::format("\"{}\" does not count every finished game", key));
+  }
+}
+
+}  // namespace
+
+SimulationStats stats_from_json(const nlohmann::json& j) {
+  if (!j.is_object() || !j.contains("rulebook-stats")) {
+    throw StatsError("not a statistics file of 'rulebook simulate --stats'");
+  }
+  const int version = field<int>(j, "rulebook-stats");
+  if (version < 1 || version > kStatsVersion) throw StatsError("an unknown version of the statistics format");
+  SimulationStats s;
+  s.ruleset = field<std::string>(j, "ruleset");
+  s.file = field<std::string>(j, "file");
+  s.source_hash = field<std::string>(j, "hash");
+  s.players_requested = count_field(j, "players_requested");
+  s.options = field<std::map<std::string, std::string>>(j, "options");
+  const auto seed = field<std::string>(j, "seed");
+  try {
+    std::size_t used = 0;
+    s.seed = std::stoull(seed, &used);
+    if (used != seed.size() || seed.empty() || seed[0] == '-') throw std::invalid_argument(seed);
+  } catch (const std::exception&) {
+    throw StatsError("\"seed\" is not a whole number");
+  }
+  s.max_moves = count_field(j, "max_moves");
+  s.games = count_field(j, "games");
+  s.shard = count_field(j, "shard");
+  s.shards = count_field(j, "shards");
+  if (s.shards < 1 || s.shards > kMaxShards || s.shard >= s.shards) {
+    throw StatsError(fmt::format("\"shard\" is not below \"shards\", or \"shards\" is not from 1 to {}", kMaxShards));
+  }
+  s.labels = field<std::vector<std::string>>(j, "labels");
+  s.label_places = field<std::vector<std::string>>(j, "label_places");
+  s.played = count_field(j, "played");
+  s.interrupted = field<bool>(j, "interrupted");
+  s.automated = field<std::vector<bool>>(j, "automated");
+  const nlohmann::json& wins = array_field(j, "wins");
+  for (std::size_t p = 0; p < wins.size(); ++p) {
+    s.wins.push_back(whole_number(wins[p], fmt::format("\"wins\" of player {}", p)));
+  }
+  s.no_winner = count_field(j, "no_winner");
+  s.capped = count_field(j, "capped");
+  if (s.capped > s.played) throw StatsError("\"capped\" is more than \"played\"");
+  s.capped_games = capped_games_field(j, s, version);
+  s.rounds = histogram_field(j, "rounds", std::numeric_limits<std::int64_t>::max());
+  s.moves = histogram_field(j, "moves", s.max_moves);
+  s.fired = firing_counts(j);
+  check_counts(s);
+  return s;
+}
+
+}  // namespace rulebook::cli

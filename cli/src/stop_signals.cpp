@@ -1,0 +1,40 @@
+// SIGINT and SIGTERM as a request to stop. output.cpp's catch_interrupts() handles SIGINT
+// only, for the other commands; simulate needs SIGTERM too, and to know which one came.
+#include "stop_signals.hpp"
+
+#include <csignal>
+
+namespace rulebook::cli {
+
+namespace {
+
+std::atomic<bool> stop_flag{false};
+std::atomic<int> stop_signal_number{0};
+static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_always_lock_free,
+              "set from a signal handler");
+
+extern "C" void on_stop_signal(int signal) {
+  int none = 0;
+  stop_signal_number.compare_exchange_strong(none, signal);
+  stop_flag.store(true);
+  // The next one of either kind ends the process.
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+}
+
+}  // namespace
+
+void catch_stop_signals() {
+  std::signal(SIGINT, on_stop_signal);
+  std::signal(SIGTERM, on_stop_signal);
+}
+
+const std::atomic<bool>& stop_requested() { return stop_flag; }
+
+int stop_signal() { return stop_signal_number.load(); }
+
+int stop_exit_code() { return 128 + (stop_signal() == 0 ? SIGINT : stop_signal()); }
+
+const char* stop_reason() { return stop_signal() == SIGTERM ? "terminated (SIGTERM)" : "interrupted"; }
+
+}  // namespace rulebook::cli
