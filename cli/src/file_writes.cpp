@@ -26,10 +26,10 @@ namespace {
 
 const char* kind_of(mode_t mode) {
   if (S_ISDIR(mode)) return "a folder";
-  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+  if (S_ISFIFO(mode)) return "a FIFO";
   if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
   if (S_ISSOCK(mode)) return "a socket";
-  return "not a plain file";
+  return "another kind of file";
 }
 
 }  // namespace
@@ -42,13 +42,13 @@ std::string replaceable_file_error(const std::string& path) {
     return fmt::format("'{}' is a symbolic link to a file that cannot be reached: {}", path, std::strerror(errno));
   }
   if (!S_ISREG(target.st_mode)) {
-    return fmt::format("'{}' is not a regular file ({}); only regular files are rewritten", path,
+    return fmt::format("'{}' is not a regular file but {}; only regular files are rewritten", path,
                        kind_of(target.st_mode));
   }
   if (target.st_nlink > 1) {
     return fmt::format(
-        "'{}' has {} hard links; rewriting it would leave the other names with the old text, so it is not "
-        "rewritten",
+        "'{}' has {} hard links; a rewrite would give the other names the old text, so it is not rewritten "
+        "(break the links first, or print the result and copy it over)",
         path, target.st_nlink);
   }
   return {};
