@@ -49,7 +49,7 @@ int run_check(const CheckOptions& options) {
     out["diagnostics"] = nlohmann::json::parse(grammar::render_json(diagnostics.items(), sources));
     out["errors"] = diagnostics.error_count();
     out["warnings"] = diagnostics.warning_count();
-    fmt::print("{}\n", out.dump(2));
+    fmt::print("{}\n", json_text(out, 2));
   } else if (options.format == "sarif") {
     print_diagnostics(diagnostics, sources, OutputFormat::kSarif);
   } else {

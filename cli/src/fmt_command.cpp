@@ -22,6 +22,14 @@ struct FmtOptions {
 int run_fmt(const FmtOptions& options) {
   grammar::SourceManager sources;
   grammar::Diagnostics diagnostics;
+  if (options.write) {
+    // Before reading: a FIFO would make the read wait for a writer, and what cannot be
+    // replaced faithfully (a device, a file with several hard links) is not worth reading.
+    if (const std::string refused = replaceable_file_error(options.file); !refused.empty()) {
+      fmt::print(stderr, "rulebook fmt: {}\n", refused);
+      return kExitBadInput;
+    }
+  }
   std::string error;
   const std::optional<std::string> text = grammar::read_file(options.file, error, grammar::kMaxRuleFileBytes);
   if (!text) {
@@ -62,7 +70,7 @@ void add_fmt_command(CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand("fmt", "Print a rule file in canonical layout");
   cmd->add_option("file", options->file, "Rule file to format")->required();
   auto* write = cmd->add_flag("-w,--write", options->write,
-                              "Rewrite the file in place (through a temporary file and a rename)");
+                              "Rewrite the file (through a temporary file and a rename; a link is written through; the owner and mode are kept)");
   cmd->add_flag("--check", options->check,
                 "Print nothing; exit 1 if the file is not in canonical layout")
       ->excludes(write);

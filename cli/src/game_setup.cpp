@@ -1,12 +1,13 @@
 #include "game_setup.hpp"
 
-#include <charconv>
 #include <limits>
 
 #include <fmt/format.h>
 
+#include "number_options.hpp"
 #include "output.hpp"
 #include "rulebook/grammar/load.hpp"
+#include "rulebook/interpreter/fault_kinds.hpp"
 #include "rulebook/interpreter/lower.hpp"
 
 namespace rulebook::cli {
@@ -33,43 +34,49 @@ std::optional<interpreter::Machine> load_machine(const std::string& path, int& e
 void add_game_options(CLI::App& cmd, GameOptions& options) {
   cmd.add_option("file", options.file, "Rule file (a game or a variant)")->required();
   cmd.add_option("--players", options.players, "Number of human players (default: the most the rules allow)")
-      ->check(CLI::Range(1, 64));
+      ->transform(whole_number(1, 64));
   cmd.add_option("--option", options.option_specs, "Set a ruleset option, e.g. --option ogling=true")
       ->type_name("NAME=VALUE");
-  // Parsed here: CLI11 would clamp an out-of-range number to the largest seed, or wrap a
-  // negative one, and a different seed than the one typed is a different game.
-  cmd.add_option_function<std::string>(
-         "--seed",
-         [&options](const std::string& text) {
-           std::uint64_t seed = 0;
-           const char* end = text.data() + text.size();
-           const auto [stop, error] = std::from_chars(text.data(), end, seed);
-           if (error != std::errc() || stop != end) {
-             throw CLI::ValidationError("--seed", fmt::format("takes a whole number from 0 to {}, not '{}'",
-                                                              std::numeric_limits<std::uint64_t>::max(), text));
-           }
-           options.seed = seed;
-         },
+  // A different seed than the one typed is a different game: no wrapping, no clamping.
+  cmd.add_option_function<std::uint64_t>(
+         "--seed", [&options](std::uint64_t seed) { options.seed = seed; },
          "Seed of the random numbers (same seed, same game)")
+      ->transform(whole_number(0, std::numeric_limits<std::uint64_t>::max()))
       ->type_name("UINT");
 }
 
-std::optional<std::map<std::string, std::string>> parse_option_specs(const std::vector<std::string>& specs) {
+std::optional<std::map<std::string, std::string>> parse_option_specs(const std::vector<std::string>& specs,
+                                                                     std::string& error) {
   std::map<std::string, std::string> options;
   for (const std::string& spec : specs) {
     const std::size_t eq = spec.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) {
-      fmt::print(stderr, "error: --option takes NAME=VALUE, not '{}'\n", spec);
+      error = fmt::format("--option takes NAME=VALUE, not '{}'", spec);
       return std::nullopt;
     }
     const std::string name = spec.substr(0, eq);
     if (options.count(name) != 0) {
-      fmt::print(stderr, "error: option '{}' is given twice\n", name);
+      error = fmt::format("option '{}' is given twice", name);
       return std::nullopt;
     }
     options[name] = spec.substr(eq + 1);
   }
   return options;
+}
+
+std::optional<std::map<std::string, std::string>> parse_option_specs(const std::vector<std::string>& specs) {
+  std::string error;
+  auto options = parse_option_specs(specs, error);
+  if (!options) fmt::print(stderr, "error: {}\n", error);
+  return options;
+}
+
+nlohmann::json fault_json(const interpreter::Machine& machine, const interpreter::Fault& fault) {
+  const interpreter::Ir& ir = machine.ir();
+  return {{"message", fault.message},
+          {"kind", std::string(interpreter::fault_kind_info(fault.kind).name)},
+          {"rule", fault.rule >= 0 ? nlohmann::json(ir.labels[static_cast<std::size_t>(fault.rule)]) : nlohmann::json(nullptr)},
+          {"at", machine.where(fault.span)}};
 }
 
 std::optional<interpreter::GameConfig> game_config(const GameOptions& options, std::uint64_t default_seed) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include "output.hpp"
 #include "rulebook/grammar/source.hpp"
@@ -38,6 +39,12 @@ void add_game_options(CLI::App& cmd, GameOptions& options);
 
 // NAME=VALUE option specs as a map, or nullopt with a message on stderr.
 std::optional<std::map<std::string, std::string>> parse_option_specs(const std::vector<std::string>& specs);
+// The same, or nullopt with the message in `error` (for a command that prints it as JSON).
+std::optional<std::map<std::string, std::string>> parse_option_specs(const std::vector<std::string>& specs,
+                                                                     std::string& error);
+
+// A rule fault as JSON: {"message", "kind", "rule" (its label, or null), "at" (file:line)}.
+nlohmann::json fault_json(const interpreter::Machine& machine, const interpreter::Fault& fault);
 
 // The game configuration, or nullopt with a message on stderr for a malformed --option.
 std::optional<interpreter::GameConfig> game_config(const GameOptions& options, std::uint64_t default_seed);

@@ -1,15 +1,10 @@
-// Output helpers: diagnostics to the terminal or as JSON, and atomic file writes.
+// Output helpers: diagnostics to the terminal or as JSON, JSON text, and Ctrl-C.
 #include "output.hpp"
 
 #include <unistd.h>
 
 #include <csignal>
-#include <cerrno>
-#include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -42,11 +37,11 @@ void print_diagnostics(const grammar::Diagnostics& diagnostics,
     out["diagnostics"] = nlohmann::json::parse(grammar::render_json(diagnostics.items(), sources));
     out["errors"] = diagnostics.error_count();
     out["warnings"] = diagnostics.warning_count();
-    fmt::print("{}\n", out.dump(2));
+    fmt::print("{}\n", json_text(out, 2));
     return;
   }
   if (format == OutputFormat::kSarif) {
-    fmt::print("{}\n", diagnostics_sarif(diagnostics, sources).dump(2));
+    fmt::print("{}\n", json_text(diagnostics_sarif(diagnostics, sources), 2));
     return;
   }
   const bool color = stderr_wants_color();
@@ -61,45 +56,14 @@ void print_diagnostics(const grammar::Diagnostics& diagnostics,
   }
 }
 
-std::string write_file_atomically(const std::string& path, const std::string& content) {
-  namespace fs = std::filesystem;
-  const fs::path target(path);
-  fs::path dir = target.parent_path();
-  if (dir.empty()) dir = ".";
-  std::string pattern = (dir / fmt::format(".{}.XXXXXX", target.filename().string())).string();
-  std::vector<char> name(pattern.begin(), pattern.end());
-  name.push_back('\0');
-  const int fd = mkstemp(name.data());
-  if (fd < 0) return fmt::format("cannot create a temporary file in '{}': {}", dir.string(), std::strerror(errno));
-  const std::string temp(name.data());
-  std::size_t written = 0;
-  while (written < content.size()) {
-    const ssize_t n = ::write(fd, content.data() + written, content.size() - written);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const std::string err = std::strerror(errno);
-      ::close(fd);
-      ::unlink(temp.c_str());
-      return fmt::format("cannot write '{}': {}", temp, err);
-    }
-    written += static_cast<std::size_t>(n);
-  }
-  // Keep the original file's permissions when replacing it.
-  std::error_code ec;
-  const auto status = fs::status(target, ec);
-  if (!ec && fs::exists(status)) fs::permissions(temp, status.permissions(), ec);
-  else fs::permissions(temp, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
-                                 fs::perms::others_read, ec);
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    ::unlink(temp.c_str());
-    return fmt::format("cannot write '{}': {}", temp, std::strerror(errno));
-  }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
-    const std::string err = std::strerror(errno);
-    ::unlink(temp.c_str());
-    return fmt::format("cannot replace '{}': {}", path, err);
-  }
-  return {};
+std::string json_text(const nlohmann::json& value, int indent) {
+  return value.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+void print_json_error(const std::string& message, int exit_code, nlohmann::json context) {
+  context["error"] = message;
+  context["exit"] = exit_code;
+  fmt::print("{}\n", json_text(context, 2));
 }
 
 namespace {

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "rulebook/grammar/diagnostic.hpp"
 
 namespace rulebook::cli {
@@ -33,9 +35,26 @@ bool stderr_wants_color();
 void print_diagnostics(const grammar::Diagnostics& diagnostics,
                        const grammar::SourceManager& sources, OutputFormat format);
 
-// Writes `content` to `path` through a temporary file in the same folder and a rename, so
-// that the file is either the old one or the complete new one. Returns an error message.
+// JSON as text, for every JSON the commands print or write. Strings that are not UTF-8 (a
+// file name is any bytes; a title or a source line may be too) would make nlohmann's dump
+// throw, which aborted the command; here each invalid byte becomes U+FFFD instead.
+std::string json_text(const nlohmann::json& value, int indent = -1);
+
+// With --format json, a command that stops before its result (a rule fault, a bad option, a
+// file it cannot write) prints this instead, so that stdout is always one JSON document:
+// `context` (the command's own fields, such as "ruleset") plus "error": MESSAGE and "exit".
+void print_json_error(const std::string& message, int exit_code, nlohmann::json context = nlohmann::json::object());
+
+// Writes `content` to `path` through a temporary file in the target's folder and a rename,
+// so that the file is either the old one or the complete new one; the new file keeps the old
+// one's owner and mode, and a symbolic link is written through (file_writes.cpp). Returns an
+// error message; replaceable_file_error's reasons refuse the write before anything changes.
 std::string write_file_atomically(const std::string& path, const std::string& content);
+
+// Why `path` cannot be replaced faithfully by a rename, or "" if it can (or does not exist):
+// not a regular file (a FIFO, a device, a folder), a broken link, several hard links. Needs no
+// open, so it never waits on a FIFO.
+std::string replaceable_file_error(const std::string& path);
 
 // From now on, the first SIGINT (Ctrl-C) sets the flag that interrupted() returns, so that a
 // long command can stop between steps and report what it has; a second one ends the

@@ -10,6 +10,7 @@
 
 #include "commands.hpp"
 #include "game_setup.hpp"
+#include "number_options.hpp"
 #include "output.hpp"
 #include "rulebook/interpreter/agent.hpp"
 #include "rulebook/interpreter/log.hpp"
@@ -147,7 +148,8 @@ void add_play_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<PlayOptions>();
   CLI::App* cmd = app.add_subcommand("play", "Play a game at the terminal against random agents");
   add_game_options(*cmd, options->game);
-  cmd->add_option("--human", options->humans, "A seat you play (repeatable; default: seat 0)");
+  cmd->add_option("--human", options->humans, "A seat you play (repeatable; default: seat 0)")
+      ->transform(whole_number(0, 63));
   cmd->add_option("--log", options->log, "Write the game's log to this file");
   cmd->callback([options, &exit_code] { exit_code = run_play(*options); });
 }

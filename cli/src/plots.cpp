@@ -138,7 +138,7 @@ std::string write_plots(const SimulationStats& stats, const std::string& dir) {
 std::string write_stats_and_plots(const SimulationStats& stats, const std::string& stats_path,
                                   const std::string& plot_dir) {
   if (!stats_path.empty()) {
-    if (std::string error = write_file_atomically(stats_path, stats_to_json(stats).dump(1) + "\n"); !error.empty()) {
+    if (std::string error = write_file_atomically(stats_path, json_text(stats_to_json(stats), 1) + "\n"); !error.empty()) {
       return error;
     }
   }

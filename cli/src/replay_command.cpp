@@ -137,8 +137,13 @@ void print_text(const ri::Machine& machine, const std::string& path, const ri::R
 }
 
 int run_replay(const ReplayCommandOptions& options) {
-  const auto option_values = parse_option_specs(options.option_specs);
-  if (!option_values) return kExitBadInput;
+  std::string option_error;
+  const auto option_values = parse_option_specs(options.option_specs, option_error);
+  if (!option_values) {
+    fmt::print(stderr, "error: {}\n", option_error);
+    if (options.format == "json") print_json_error(option_error, kExitBadInput, {{"logs", nlohmann::json::array()}});
+    return kExitBadInput;
+  }
   grammar::SourceManager sources;
   int exit_code = kExitOk;
   const std::optional<ri::Machine> machine = load_machine(options.file, exit_code, sources, output_format(options.format));
@@ -179,7 +184,7 @@ int run_replay(const ReplayCommandOptions& options) {
     for (const grammar::Diagnostic& d : result.diagnostics.items()) fmt::print(stderr, "{}", grammar::render_text(d, log_sources, color));
     print_text(*machine, path, result);
   }
-  if (json) fmt::print("{}\n", out.dump(2));
+  if (json) fmt::print("{}\n", json_text(out, 2));
   return exit_code;
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -14,6 +15,7 @@
 
 #include "commands.hpp"
 #include "game_setup.hpp"
+#include "number_options.hpp"
 #include "output.hpp"
 #include "sarif.hpp"
 #include "rulebook/verifier/verify.hpp"
@@ -178,8 +180,16 @@ nlohmann::json sarif(const std::string& file, const std::vector<rv::VerifyReport
 }
 
 int run_verify(const VerifyCommandOptions& options) {
-  const auto option_values = parse_option_specs(options.option_specs);
-  if (!option_values) return kExitBadInput;
+  const bool json = options.format == "json";
+  // An error before the result: on stderr, and with --format json as the document on stdout.
+  auto stop = [&](int code, const std::string& message) {
+    fmt::print(stderr, "{}\n", message);
+    if (json) print_json_error(message, code, {{"ruleset", options.file}, {"reports", nlohmann::json::array()}});
+    return code;
+  };
+  std::string option_error;
+  const auto option_values = parse_option_specs(options.option_specs, option_error);
+  if (!option_values) return stop(kExitBadInput, "error: " + option_error);
   int exit_code = kExitOk;
   const std::optional<ri::Machine> machine = load_machine(options.file, exit_code, output_format(options.format));
   if (!machine) return exit_code == kExitFinding ? kExitBadInput : exit_code;
@@ -191,17 +201,16 @@ int run_verify(const VerifyCommandOptions& options) {
     std::error_code ec;
     std::filesystem::create_directories(options.cex_out, ec);
     if (ec) {
-      fmt::print(stderr, "error: cannot create the folder '{}' for counterexamples: {}\n", options.cex_out, ec.message());
-      return kExitBadInput;
+      return stop(kExitBadInput, fmt::format("error: cannot create the folder '{}' for counterexamples: {}",
+                                             options.cex_out, ec.message()));
     }
   }
   std::vector<rv::VerifyReport> reports;
   std::vector<std::vector<std::string>> log_paths;
   for (const std::int64_t n : counts) {
     if (n < machine->ir().players_min || n > machine->ir().players_max) {
-      fmt::print(stderr, "error: --players {}: the ruleset allows {} to {} players\n", n, machine->ir().players_min,
-                 machine->ir().players_max);
-      return kExitBadInput;
+      return stop(kExitBadInput, fmt::format("error: --players {}: the ruleset allows {} to {} players", n,
+                                             machine->ir().players_min, machine->ir().players_max));
     }
     rv::VerifyOptions vo;
     vo.players = n;
@@ -219,15 +228,12 @@ int run_verify(const VerifyCommandOptions& options) {
     try {
       reports.push_back(rv::verify(*machine, vo));
     } catch (const ri::ConfigError& e) {
-      fmt::print(stderr, "error: {}\n", e.what());
-      return kExitBadInput;
+      return stop(kExitBadInput, fmt::format("error: {}", e.what()));
     } catch (const std::invalid_argument& e) {
-      fmt::print(stderr, "error: --property: {}\n", e.what());
-      return kExitBadInput;
+      return stop(kExitBadInput, fmt::format("error: --property: {}", e.what()));
     } catch (const rv::InternalError& e) {
       // A verifier bug, not the user's: say so plainly instead of aborting.
-      fmt::print(stderr, "internal error: {} (please report it with the rule file)\n", e.what());
-      return kExitInternal;
+      return stop(kExitInternal, fmt::format("internal error: {} (please report it with the rule file)", e.what()));
     }
     std::vector<std::string> paths;
     for (const rv::Finding& f : reports.back().findings) {
@@ -235,8 +241,7 @@ int run_verify(const VerifyCommandOptions& options) {
       if (f.counterexample && !options.cex_out.empty()) {
         path = (std::filesystem::path(options.cex_out) / cex_name(f, n)).string();
         if (const std::string error = write_file_atomically(path, f.counterexample->log); !error.empty()) {
-          fmt::print(stderr, "error: {}\n", error);
-          return kExitBadInput;
+          return stop(kExitBadInput, "error: " + error);
         }
       }
       paths.push_back(path);
@@ -245,7 +250,7 @@ int run_verify(const VerifyCommandOptions& options) {
     if (options.format == "text") print_report(reports.back(), log_paths.back());
   }
   const int code = rv::exit_code(reports);
-  if (options.format == "json") {
+  if (json) {
     nlohmann::json out = {{"ruleset", options.file}, {"reports", nlohmann::json::array()}, {"exit", code}};
     for (std::size_t r = 0; r < reports.size(); ++r) {
       const rv::VerifyReport& rep = reports[r];
@@ -269,9 +274,9 @@ int run_verify(const VerifyCommandOptions& options) {
                                   {"inference_seconds", rep.stats.inference_seconds},
                                   {"inference_finished", rep.stats.inference_finished}}}});
     }
-    fmt::print("{}\n", out.dump(2));
+    fmt::print("{}\n", json_text(out, 2));
   } else if (options.format == "sarif") {
-    fmt::print("{}\n", sarif(options.file, reports, log_paths).dump(2));
+    fmt::print("{}\n", json_text(sarif(options.file, reports, log_paths), 2));
   }
   return code;
 }
@@ -285,36 +290,39 @@ void add_verify_command(CLI::App& app, int& exit_code) {
       "Prove or refute the ruleset's properties with Z3 (exit 0: all proved, 1: something refuted, 3: something "
       "unknown, 2: bad input)");
   cmd->add_option("file", options->file, "Rule file (a game or a variant)")->required();
-  cmd->add_option("--players", options->players, "Player count to verify (repeatable; default: every count allowed)");
+  cmd->add_option("--players", options->players, "Player count to verify (repeatable; default: every count allowed)")
+      ->transform(whole_number(1, 64));
   cmd->add_option("--option", options->option_specs, "Set a ruleset option")->type_name("NAME=VALUE");
   std::vector<std::string> names;
   for (const rv::PropertyInfo& p : rv::properties()) names.emplace_back(p.name);
   cmd->add_option("--property", options->properties, "Decide only this property (repeatable; default: all)")
       ->check(CLI::IsMember(names));
   cmd->add_option("--bound", options->bound, "Move cap of a simulated game; lasso search depth cap")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1000000}))
+      ->transform(whole_number(1, 1000000))
       ->default_str("2000");
   cmd->add_option("--games", options->games, "Simulated games that suggest the invariants")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1000000}))
+      ->transform(whole_number(1, 1000000))
       ->default_str("300");
   cmd->add_option("--rounds", options->rounds, "Round cap of a simulated game")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1000000}))
+      ->transform(whole_number(1, 1000000))
       ->default_str("100");
   cmd->add_option("--search-states", options->search_states,
                   "States the exhaustive search over decisions may visit (0: no search)")
-      ->check(CLI::Range(std::int64_t{0}, std::int64_t{100000000}))
+      ->transform(whole_number(0, 100000000))
       ->default_str("100000");
   cmd->add_option("--search-seconds", options->search_seconds, "Seconds the exhaustive search may take")
-      ->check(CLI::Range(0.0, 1e6))
+      ->transform(decimal_number(0, 1e6))
       ->default_str("20");
   cmd->add_option("--timeout", options->timeout, "Seconds of Z3 time each property may take (all its queries); past it the property is unknown")
-      ->check(CLI::Range(1U, 86400U))
+      ->transform(whole_number(1, 86400))
       ->default_str("60");
   cmd->add_option("--budget", options->budget,
                   "Seconds the invariant search may take in all; past it no invariant is used (proofs become unknown)")
-      ->check(CLI::Range(1.0, 1e6))
+      ->transform(decimal_number(1, 1e6))
       ->default_str("600");
-  cmd->add_option("--seed", options->seed, "Seed of the simulated games")->default_str("1");
+  cmd->add_option("--seed", options->seed, "Seed of the simulated games")
+      ->transform(whole_number(0, std::numeric_limits<std::uint64_t>::max()))
+      ->default_str("1");
   cmd->add_option("--cex-out", options->cex_out, "Write each counterexample as a game log into this folder")
       ->type_name("DIR");
   cmd->add_flag("--invariants", options->show_invariants,

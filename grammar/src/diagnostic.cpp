@@ -152,7 +152,7 @@ std::string render_json(const std::vector<Diagnostic>& diagnostics, const Source
     j["notes"] = std::move(notes);
     all.push_back(std::move(j));
   }
-  return all.dump(2);
+  return all.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace rulebook::grammar

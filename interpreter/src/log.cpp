@@ -107,7 +107,7 @@ void LogWriter::header(const State& initial) {
   }
   header["options"] = options;
   header["seed"] = std::to_string(config_.seed);
-  text_ += header.dump();
+  text_ += header.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   text_ += '\n';
 }
 
@@ -178,13 +178,13 @@ void LogWriter::ended(const State& state) {
     for (std::size_t i = 0; i < values.size(); ++i) scores[machine_.ir().scores[i].name] = values[i];
     j["end"] = {{"winners", state.winners}, {"rounds", state.rounds}, {"moves", state.moves}, {"scores", scores}};
   }
-  line(state, j.dump());
+  line(state, j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
 void LogWriter::stopped(const State& state, std::int64_t max_moves) {
   nlohmann::json j;
   j["stopped"] = {{"reason", "move cap"}, {"max_moves", max_moves}, {"rounds", state.rounds}, {"moves", state.moves}};
-  line(state, j.dump());
+  line(state, j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
 }  // namespace rulebook::interpreter
