@@ -3,7 +3,6 @@
 
 #include <unistd.h>
 
-#include <csignal>
 #include <cstdlib>
 
 #include <fmt/format.h>
@@ -65,21 +64,5 @@ void print_json_error(const std::string& message, int exit_code, nlohmann::json 
   context["exit"] = exit_code;
   fmt::print("{}\n", json_text(context, 2));
 }
-
-namespace {
-
-std::atomic<bool> interrupt_flag{false};
-static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler");
-
-extern "C" void on_interrupt(int /*signal*/) {
-  interrupt_flag.store(true);
-  std::signal(SIGINT, SIG_DFL);
-}
-
-}  // namespace
-
-void catch_interrupts() { std::signal(SIGINT, on_interrupt); }
-
-const std::atomic<bool>& interrupted() { return interrupt_flag; }
 
 }  // namespace rulebook::cli

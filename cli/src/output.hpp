@@ -2,7 +2,6 @@
 // and writing files safely (temporary file, then rename).
 #pragma once
 
-#include <atomic>
 #include <string>
 #include <vector>
 
@@ -55,11 +54,5 @@ std::string write_file_atomically(const std::string& path, const std::string& co
 // not a regular file (a FIFO, a device, a folder), a broken link, several hard links. Needs no
 // open, so it never waits on a FIFO.
 std::string replaceable_file_error(const std::string& path);
-
-// From now on, the first SIGINT (Ctrl-C) sets the flag that interrupted() returns, so that a
-// long command can stop between steps and report what it has; a second one ends the
-// process as usual.
-void catch_interrupts();
-const std::atomic<bool>& interrupted();
 
 }  // namespace rulebook::cli

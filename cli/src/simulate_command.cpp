@@ -15,6 +15,7 @@
 
 #include "commands.hpp"
 #include "game_setup.hpp"
+#include "number_options.hpp"
 #include "output.hpp"
 #include "plots.hpp"
 #include "simulation_stats.hpp"
@@ -187,17 +188,29 @@ int run_simulate(const SimulateOptions& options) {
                f.message, f.rule >= 0 ? ir.labels[static_cast<std::size_t>(f.rule)] : "(no labelled rule)",
                machine->where(f.span));
     fmt::print(stderr, "{}\n", fault_game->fault_state);
+    nlohmann::json saved = nullptr;
     if (options.logs.empty()) {
       // Every game is seeded, so a rerun faults in the same game; no file appears unasked.
       fmt::print(stderr, "  no log was saved: run again with --logs DIR to save this game's log\n");
-      return kExitFinding;
-    }
-    const std::string path = (std::filesystem::path(options.logs) / fmt::format("fault-game-{}.jsonl", index)).string();
-    const std::string write_error = write_file_atomically(path, game_log(*machine, *config, index, options.max_moves));
-    if (write_error.empty()) {
-      fmt::print(stderr, "  the game's log is in {}\n", path);
     } else {
-      fmt::print(stderr, "  the game's log could not be saved: {}\n", write_error);
+      const std::string path = (std::filesystem::path(options.logs) / fmt::format("fault-game-{}.jsonl", index)).string();
+      const std::string write_error = write_file_atomically(path, game_log(*machine, *config, index, options.max_moves));
+      if (write_error.empty()) {
+        fmt::print(stderr, "  the game's log is in {}\n", path);
+        saved = path;
+      } else {
+        fmt::print(stderr, "  the game's log could not be saved: {}\n", write_error);
+      }
+    }
+    // A JSON reader gets a document that carries the fault, not an empty stdout.
+    if (options.format == "json") {
+      print_json_error(fmt::format("rule fault in game {}: {}", index, f.message), kExitFinding,
+                       {{"ruleset", ir.title},
+                        {"file", options.game.file},
+                        {"game", index},
+                        {"seed", std::to_string(fault_game->seed)},
+                        {"fault", fault_json(*machine, f)},
+                        {"log", saved}});
     }
     return kExitFinding;
   }
@@ -235,12 +248,12 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<SimulateOptions>();
   CLI::App* cmd = app.add_subcommand("simulate", "Play many games between random agents and report statistics");
   add_game_options(*cmd, options->game);
-  cmd->add_option("--games", options->games, "Number of games")->required()->check(CLI::Range(1, 100000000));
+  cmd->add_option("--games", options->games, "Number of games")->required()->transform(whole_number(1, 100000000));
   cmd->add_option("--jobs", options->jobs, "Threads to use (results do not depend on it)")
-      ->check(CLI::Range(1, 256))
+      ->transform(whole_number(1, 256))
       ->default_str("1");
   cmd->add_option("--max-moves", options->max_moves, "Stop a game after this many decisions (counted apart)")
-      ->check(CLI::Range(1, 1000000000))
+      ->transform(whole_number(1, 1000000000))
       ->default_str("100000");
   CLI::Option* logs = cmd->add_option("--logs", options->logs,
                   "Write every game's log into this folder, which must be new or empty; after a rule fault, only "

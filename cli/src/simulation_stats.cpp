@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "output.hpp"
+
 namespace rulebook::cli {
 
 namespace ri = rulebook::interpreter;
@@ -219,7 +221,7 @@ std::string stats_report(const SimulationStats& s, bool json) {
     nlohmann::json coverage = nlohmann::json::object();
     for (std::size_t l = 0; l < s.fired.size(); ++l) coverage[s.labels[l]] = s.fired[l];
     out["rule_coverage"] = coverage;
-    return out.dump(2) + "\n";
+    return json_text(out, 2) + "\n";
   }
   std::string out;
   out += fmt::format("{}: {} games, {} players, seed {}\n", s.ruleset, s.played, s.human_players(), s.seed);

@@ -1,5 +1,4 @@
-// SIGINT and SIGTERM as a request to stop. output.cpp's catch_interrupts() handles SIGINT
-// only, for the other commands; simulate needs SIGTERM too, and to know which one came.
+// SIGINT and SIGTERM as a request to stop (simulate): which one came decides the exit code.
 #include "stop_signals.hpp"
 
 #include <csignal>

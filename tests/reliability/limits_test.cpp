@@ -125,7 +125,7 @@ TEST_CASE("limits: absurd option values exit 2 with the accepted range", "[limit
   CHECK(run_rulebook("simulate " + file + " --games 1 --seed -1").exit_code == 2);
   const auto games = run_rulebook("simulate " + file + " --games 1000000000000");
   CHECK(games.exit_code == 2);
-  CHECK(games.err.find("not in range 1 to 100000000") != std::string::npos);
+  CHECK(games.err.find("--games: takes a whole number from 1 to 100000000") != std::string::npos);
   CHECK(run_rulebook("simulate " + file + " --games 1 --jobs 100000").exit_code == 2);
   CHECK(run_rulebook("simulate " + file + " --games 1 --max-moves 0").exit_code == 2);
   CHECK(run_rulebook("simulate " + file + " --games 1 --players 1000000").exit_code == 2);
