@@ -430,7 +430,7 @@ void Replayer::check_move(State& state, const LogEvent& event) {
 
 void Replayer::cut(const LogEvent& event, const State& state) const {
   const std::optional<LogValue> reason = event.value().at("cut").find("reason");
-  throw LogCut{fmt::format("the log is cut at line {} ({}); the rules go on past what it records", event.line.number,
+  throw LogCut{fmt::format("the log is cut at line {}, {}, and the rules go on past what it records", event.line.number,
                            reason && reason->is_string() ? reason->shown() : std::string("no reason given")),
                state};
 }

@@ -197,3 +197,22 @@ TEST_CASE("hostile: a name of 4 MB in a log is quoted in 80 characters, and foun
   }
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("hostile: replay stops at a cut line where the rules need a shuffle the log left out", "[hostile]") {
+  const std::string dir = temp_folder();
+  // A round that shuffles with no decision: its log is cut after 1 MiB of shuffle lines
+  // (simulating it takes 10 s, so the log is written here as the writer writes it).
+  write_text(dir + "/shuffle.rules", "game \"t\"\nplayers 2\ncards { standard52 }\nzone deck: pile hidden\n"
+                                     "setup {\n  move all_cards to deck\n}\nround {\n  shuffle deck\n}\n");
+  write_text(dir + "/cut.jsonl",
+             "{\"log\":\"rulebook\",\"version\":1,\"players\":2}\n"
+             "{\"round\":1}\n"
+             "{\"cut\":{\"moves\":0,\"reason\":\"more than 1048576 bytes of log with no decision\",\"rounds\":1}}\n"
+             "{\"fault\":{\"at\":\"shuffle.rules:8\",\"message\":\"no decision and no end after 50000000 steps: the rules loop\","
+             "\"moves\":0,\"rounds\":16666667,\"rule\":null,\"unrecorded\":33326517}}\n");
+  const auto r = run_rulebook("replay " + quoted(dir + "/shuffle.rules") + " " + quoted(dir + "/cut.jsonl"));
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("ok: 0 steps, then the game was stopped (the log is cut at line 3, more than 1048576 bytes of log with "
+                   "no decision, and the rules go on past what it records)") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
