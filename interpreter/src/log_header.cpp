@@ -89,6 +89,10 @@ LogHeader read_log_header(LogReader& reader, const Machine& machine, const std::
     listed.each([&](LogValue name) {
       if (!name.is_string() || name.text().empty()) throw_bad(header.line, "names", "a seat name is a non-empty string");
       const std::string text = name.text();
+      // Messages name seats whole, in every step they report: a seat name is short.
+      if (text.size() > kShownChars) {
+        throw_bad(header.line, "names", fmt::format("seat name '{}' is longer than {} bytes", shown(text), kShownChars));
+      }
       if (text.find_first_not_of("0123456789") == std::string::npos) {
         throw_bad(header.line, "names", fmt::format("seat name '{}' is a number: numbers already name seats by position", shown(text)));
       }

@@ -179,17 +179,20 @@ TEST_CASE("hostile: a name of 4 MB in a log is quoted in 80 characters, and foun
   const std::pair<const char*, std::string> cases[] = {
       {"a rule label", "\"rule\": \"pass_note" + huge + "\", \"choice\": \"note3\""},
       {"a card", "\"rule\": \"pass_note\", \"choice\": \"note3" + huge + "\""},
+      {"a seat name", "\"rule\": \"pass_note\", \"choice\": \"note3\""},
   };
   for (const auto& [name, replacement] : cases) {
     SECTION(name) {
       std::string log = example;
       log.replace(log.find(move), move.size(), replacement);
+      // Seat names are repeated in the messages of every step: one of 4 MB is refused.
+      if (std::string(name) == "a seat name") log.replace(log.find("\"Cy\""), 4, "\"Cy" + huge + "\"");
       write_text(dir + "/huge.jsonl", log);
       const auto start = std::chrono::steady_clock::now();
       const auto r = run_rulebook("replay " + quoted(source_path("rulesets/clusterfk.rules")) + " " + quoted(dir + "/huge.jsonl"));
       CHECK(seconds_since(start) < 5);
       CHECK(r.exit_code == 2);
-      CHECK(r.err.find("huge.jsonl:13:") != std::string::npos);
+      CHECK(r.err.find(std::string(name) == "a seat name" ? "huge.jsonl:3:" : "huge.jsonl:13:") != std::string::npos);
       // The message quotes the first 80 characters and the size; the line is shown as a window.
       CHECK(r.err.find("xxxxxxxx... (400000") != std::string::npos);
       CHECK(r.err.size() < 2000);
