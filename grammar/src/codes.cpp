@@ -113,6 +113,16 @@ constexpr std::array kCodes{
              "\n"
              "  var a: int = 5\n"
              "  var b: int = a + 1"},
+    CodeInfo{Code::kExpansionTooLarge, "E0308", "definitions expand too far",
+             "Definitions are expanded where they are used: the interpreter inlines them and the\n"
+             "verifier encodes each call as the definition's body. A definition that calls another\n"
+             "twice, which calls another twice, and so on, doubles at every layer: forty layers are\n"
+             "a few lines of text but a trillion nodes once expanded, which no command could run.\n"
+             "One expression may expand to at most 100,000 nodes and 1,000 levels of nesting, and\n"
+             "the calls of the whole ruleset to at most 1,000,000 nodes. The error points at the\n"
+             "expression that passes a limit and the note at the largest definition in it. Compute\n"
+             "a shared value once, with 'let' in a rule or a variable, instead of calling the same\n"
+             "definition again and again."},
 
     CodeInfo{Code::kNotAssignable, "E0401", "cannot assign",
              "Only variables declared with 'var' change during a game. Options are fixed for the\n"

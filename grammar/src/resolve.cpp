@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "checker.hpp"
+#include "expansion.hpp"
 
 namespace rulebook::grammar {
 
@@ -41,6 +42,8 @@ std::optional<Program> Checker::run(ast::RulesFile file) {
   check_declarations();
   check_policies();
   warn_unused_definitions();
+  // Sizes are only meaningful once every name resolves and no definition is recursive.
+  if (diagnostics_.error_count() == errors_before) check_expansion(program_, diagnostics_);
   if (diagnostics_.error_count() != errors_before) return std::nullopt;
   return std::move(program_);
 }

@@ -24,6 +24,12 @@ ClosestName::ClosestName(std::string_view target)
     : target_(target), best_distance_(target.size() <= 3 ? 1 : 2) {}
 
 void ClosestName::consider(std::string_view candidate) {
+  // The distance is at least the difference in length, so a candidate that differs by more
+  // cannot be kept; skipping it first keeps a huge name (a 100 MB label in a log) from an
+  // edit distance that is quadratic in its length.
+  const std::size_t longer = std::max(target_.size(), candidate.size());
+  const std::size_t shorter = std::min(target_.size(), candidate.size());
+  if (longer - shorter > best_distance_) return;
   const std::size_t d = edit_distance(target_, candidate);
   if (d == 0 || d > best_distance_) return;
   if (best_.empty() || d < best_distance_) {

@@ -60,21 +60,31 @@ void Executor::init_vars(bool per_round_only) {
   }
 }
 
+void Executor::endless_loop(std::int64_t steps) const {
+  const grammar::SourceSpan& here = ir_.code[static_cast<std::size_t>(s_.pc)].span;
+  if (loop_top_ < 0) fault(FaultKind::kEndlessLoop, here, fmt::format("no decision and no end after {} steps: the rules loop", steps));
+  const bool round = loop_top_ == ir_.round_start;
+  const grammar::SourceSpan& loop = round ? ir_.round_span : ir_.code[static_cast<std::size_t>(loop_top_)].span;
+  fault(FaultKind::kEndlessLoop, loop,
+        fmt::format("no decision and no end after {} steps: the rules loop; {} at line {}, column {} goes round with no decision",
+                    steps, round ? "the round" : "the loop", loop.line, loop.column));
+}
+
 void Executor::run() {
   std::int64_t steps = 0;
   const bool observe = sink_ != nullptr && sink_->observes_steps();
+  loop_top_ = loop_end_ = -1;
   try {
     while (!s_.finished && !s_.decision) {
-      if (++steps > Machine::kMaxStepsBetweenDecisions) {
-        fault(FaultKind::kEndlessLoop, ir_.code[static_cast<std::size_t>(s_.pc)].span,
-              fmt::format("no decision and no end after {} steps: the rules loop", steps - 1));
-      }
+      if (++steps > Machine::kMaxStepsBetweenDecisions) endless_loop(steps - 1);
       if (observe) sink_->stepping(s_);
       step();
     }
   } catch (const FaultSignal& f) {
     const Instr& in = ir_.code[static_cast<std::size_t>(s_.pc)];
-    s_.fault = Fault{f.message, f.kind, in.rule, f.span.valid() ? f.span : in.span};
+    // The loop's rule, not that of the instruction the count ran out at.
+    const std::int32_t rule = f.kind == FaultKind::kEndlessLoop && loop_top_ >= 0 ? ir_.code[static_cast<std::size_t>(loop_top_)].rule : in.rule;
+    s_.fault = Fault{f.message, f.kind, rule, f.span.valid() ? f.span : in.span};
     s_.finished = true;
     s_.decision.reset();
   }
@@ -178,7 +188,10 @@ void Executor::step() {
       }
       s_.finished = true;
       return;
-    case OpCode::kJump: next = in.target; break;
+    case OpCode::kJump:
+      next = in.target;
+      if (next <= s_.pc) went_round(next, s_.pc);
+      break;
     case OpCode::kJumpIfFalse:
       if (!eval(in.a).truthy()) next = in.target;
       break;

@@ -140,9 +140,23 @@ class Executor {
   bool choose(const Instr& in);
 
  private:
+  // A jump back from `end` to `top` goes round a loop (the round's last jump goes round the
+  // round). Keeps the loop that encloses every loop gone round since the run began, or the
+  // latest one outside it, so that when the rules loop with no decision, the loop kept is
+  // the one that runs on, not one that ran and ended inside it or before it.
+  void went_round(std::int32_t top, std::int32_t end) {
+    if (loop_top_ < 0 || top < loop_top_ || end > loop_end_) {
+      loop_top_ = top;
+      loop_end_ = end;
+    }
+  }
+  // The rule fault of rules that loop with no decision, naming the loop.
+  [[noreturn]] void endless_loop(std::int64_t steps) const;
+
   const Ir& ir_;
   State& s_;
   EventSink* sink_;
+  std::int32_t loop_top_ = -1, loop_end_ = -1;
 };
 
 template <typename Visit>

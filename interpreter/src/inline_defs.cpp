@@ -13,7 +13,9 @@ class Inliner {
   void run() {
     // Calls inside bodies are inlined too (nodes appended by one inlining are visited
     // later in the loop); defs cannot recurse, and the cap keeps a pathological nesting of
-    // calls from growing the tree without bound.
+    // calls from growing the tree without bound. The checker has already bounded what full
+    // expansion would build (grammar/src/expansion.hpp: 100,000 nodes and 1,000 levels an
+    // expression), which bounds the recursion below and the walks over shared subtrees.
     const std::size_t cap = ir_.exprs.size() * 4 + 4096;
     for (std::size_t id = 0; id < ir_.exprs.size() && ir_.exprs.size() < cap; ++id) {
       if (ir_.exprs[id].op == ExprOp::kDef) inline_call(static_cast<ExprId>(id));

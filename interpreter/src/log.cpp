@@ -115,6 +115,26 @@ void LogWriter::begin_line(const State& state) {
   if (text_.empty()) header(state);
 }
 
+bool LogWriter::recording(const State& state) {
+  if (cut_) {
+    ++unrecorded_;
+    return false;
+  }
+  begin_line(state);
+  if (text_.size() - decision_end_ <= kMaxLogBytesWithoutDecision) return true;
+  // Replay reads a cut line as the end of what it can check (replay.cpp); the rounds and
+  // moves say where the game stood.
+  nlohmann::json j;
+  j["cut"] = {{"reason", fmt::format("more than {} bytes of log with no decision", kMaxLogBytesWithoutDecision)},
+              {"rounds", state.rounds},
+              {"moves", state.moves}};
+  text_ += j.dump();
+  text_ += '\n';
+  cut_ = true;
+  ++unrecorded_;
+  return false;
+}
+
 void LogWriter::line(const State& state, const std::string& json) {
   begin_line(state);
   text_ += json;
@@ -122,7 +142,7 @@ void LogWriter::line(const State& state, const std::string& json) {
 }
 
 void LogWriter::shuffled(const State& state, std::int32_t zone_instance) {
-  begin_line(state);
+  if (!recording(state)) return;
   text_ += "{\"cards\":";
   append_cards(text_, machine_, state, state.zones[static_cast<std::size_t>(zone_instance)]);
   text_ += ",\"shuffle\":";
@@ -131,7 +151,7 @@ void LogWriter::shuffled(const State& state, std::int32_t zone_instance) {
 }
 
 void LogWriter::dealt(const State& state, std::int32_t from, std::int32_t to, const std::vector<CardId>& cards) {
-  begin_line(state);
+  if (!recording(state)) return;
   text_ += "{\"deal\":{\"cards\":";
   append_cards(text_, machine_, state, cards);
   text_ += ",\"from\":";
@@ -142,7 +162,7 @@ void LogWriter::dealt(const State& state, std::int32_t from, std::int32_t to, co
 }
 
 void LogWriter::chose(const State& state, PlayerId player, std::int32_t rule, const Value& choice, bool by_policy) {
-  begin_line(state);
+  if (!recording(state)) return;
   text_ += by_policy ? "{\"policy\":{\"choice\":" : "{\"move\":{\"choice\":";
   append_choice(text_, machine_, state, choice);
   text_ += ",\"player\":";
@@ -154,10 +174,11 @@ void LogWriter::chose(const State& state, PlayerId player, std::int32_t rule, co
     text_ += "null";
   }
   text_ += "}}\n";
+  if (!by_policy) decision_end_ = text_.size();
 }
 
 void LogWriter::round_started(const State& state) {
-  begin_line(state);
+  if (!recording(state)) return;
   text_ += "{\"round\":";
   text_ += std::to_string(state.rounds);
   text_ += "}\n";
@@ -172,11 +193,13 @@ void LogWriter::ended(const State& state) {
                   {"at", machine_.where(f.span)},
                   {"rounds", state.rounds},
                   {"moves", state.moves}};
+    if (cut_) j["fault"]["unrecorded"] = unrecorded_;
   } else {
     nlohmann::json scores = nlohmann::json::object();
     const auto values = machine_.scores(state);
     for (std::size_t i = 0; i < values.size(); ++i) scores[machine_.ir().scores[i].name] = values[i];
     j["end"] = {{"winners", state.winners}, {"rounds", state.rounds}, {"moves", state.moves}, {"scores", scores}};
+    if (cut_) j["end"]["unrecorded"] = unrecorded_;
   }
   line(state, j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
@@ -184,6 +207,7 @@ void LogWriter::ended(const State& state) {
 void LogWriter::stopped(const State& state, std::int64_t max_moves) {
   nlohmann::json j;
   j["stopped"] = {{"reason", "move cap"}, {"max_moves", max_moves}, {"rounds", state.rounds}, {"moves", state.moves}};
+  if (cut_) j["stopped"]["unrecorded"] = unrecorded_;
   line(state, j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 

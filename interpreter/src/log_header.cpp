@@ -28,7 +28,7 @@ LogHeader read_log_header(LogReader& reader, const Machine& machine, const std::
   if (!h.contains("version")) throw_bad(header.line, "", "the header needs \"version\" (the format version, 1)");
   if (!h.at("version").is_integer() || h.at("version").integer() != kLogVersion) {
     throw_bad(header.line, "version", fmt::format("unknown log format version {}: this rulebook reads version {}",
-                                           h.at("version").dump(), kLogVersion));
+                                           h.at("version").shown(), kLogVersion));
   }
   static const std::vector<std::string> kKnown = {"log", "version", "ruleset", "files", "hash", "players", "seats",
                                                   "names", "automated", "options", "seed"};
@@ -42,13 +42,13 @@ LogHeader read_log_header(LogReader& reader, const Machine& machine, const std::
     if (!hash.is_string()) throw_bad(header.line, "hash", "\"hash\" is a string of hex digits");
     if (hash.text() != ir.source_hash) {
       const std::string message = fmt::format("the log was written for other rule files (hash {}, these rules {})",
-                                              hash.text(), ir.source_hash);
+                                              hash.shown(), ir.source_hash);
       if (strict) throw_bad(header.line, "hash", message + "; --strict makes this an error");
       out.warnings.push_back({"hash", message});
     }
   }
   if (h.contains("ruleset") && !h.at("ruleset").is(ir.title)) {
-    out.warnings.push_back({"ruleset", fmt::format("the log is of '{}', these rules are '{}'", h.at("ruleset").text(), ir.title)});
+    out.warnings.push_back({"ruleset", fmt::format("the log is of '{}', these rules are '{}'", h.at("ruleset").shown(), ir.title)});
   }
 
   if (!h.contains("players")) throw_bad(header.line, "", "the header needs \"players\" (the number of human players)");
@@ -56,13 +56,13 @@ LogHeader read_log_header(LogReader& reader, const Machine& machine, const std::
   if (!players.is_integer() || players.integer() < ir.players_min ||
       players.integer() > ir.players_max) {
     throw_bad(header.line, "players", fmt::format("'{}' is for {} to {} players, not {}", ir.title, ir.players_min,
-                                           ir.players_max, players.dump()));
+                                           ir.players_max, players.shown()));
   }
   config.players = players.integer();
   const auto players_count = static_cast<std::int32_t>(config.players);
   out.seats = static_cast<std::int32_t>(ir.fixed_seats ? ir.seats : config.players);
   if (h.contains("seats") && !h.at("seats").is(out.seats)) {
-    throw_bad(header.line, "seats", fmt::format("these rules seat {} with {} players, not {}", out.seats, players_count, h.at("seats").dump()));
+    throw_bad(header.line, "seats", fmt::format("these rules seat {} with {} players, not {}", out.seats, players_count, h.at("seats").shown()));
   }
   if (h.contains("automated")) {
     LogValue automated = h.at("automated");
@@ -89,12 +89,16 @@ LogHeader read_log_header(LogReader& reader, const Machine& machine, const std::
     listed.each([&](LogValue name) {
       if (!name.is_string() || name.text().empty()) throw_bad(header.line, "names", "a seat name is a non-empty string");
       const std::string text = name.text();
-      if (text.find_first_not_of("0123456789") == std::string::npos) {
-        throw_bad(header.line, "names", fmt::format("seat name '{}' is a number: numbers already name seats by position", text));
+      // Messages name seats whole, in every step they report: a seat name is short.
+      if (text.size() > kShownChars) {
+        throw_bad(header.line, "names", fmt::format("seat name '{}' is longer than {} bytes", shown(text), kShownChars));
       }
-      if (text.find_first_of("()") != std::string::npos) throw_bad(header.line, "names", fmt::format("seat name '{}' has a parenthesis", text));
+      if (text.find_first_not_of("0123456789") == std::string::npos) {
+        throw_bad(header.line, "names", fmt::format("seat name '{}' is a number: numbers already name seats by position", shown(text)));
+      }
+      if (text.find_first_of("()") != std::string::npos) throw_bad(header.line, "names", fmt::format("seat name '{}' has a parenthesis", shown(text)));
       if (std::find(names.begin(), names.end(), text) != names.end()) {
-        throw_bad(header.line, "names", fmt::format("seat name '{}' is given twice", text));
+        throw_bad(header.line, "names", fmt::format("seat name '{}' is given twice", shown(text)));
       }
       names.push_back(text);
     });
@@ -113,14 +117,14 @@ LogHeader read_log_header(LogReader& reader, const Machine& machine, const std::
       } else if (value.is_string()) {
         config.options[name] = value.text();
       } else {
-        throw_bad(header.line, "options", fmt::format("option '{}': a value is a number, true/false or a name, not {}", name, value.dump()));
+        throw_bad(header.line, "options", fmt::format("option '{}': a value is a number, true/false or a name, not {}", shown(name), value.shown()));
       }
     });
   }
   for (const auto& [name, value] : overrides) {
     const auto it = config.options.find(name);
     if (it != config.options.end() && it->second != value) {
-      out.warnings.push_back({"options", fmt::format("--option {}={} overrides the log's {}={}", name, value, name, it->second)});
+      out.warnings.push_back({"options", fmt::format("--option {}={} overrides the log's {}={}", name, value, name, shown(it->second))});
     }
     config.options[name] = value;
   }

@@ -56,11 +56,11 @@ PlayerId LogNames::player(const LogLine& line, LogValue j, std::string_view key)
   } else if (j.is_string()) {
     const auto it = player_by_name_.find(j.string());
     if (it == player_by_name_.end()) {
-      throw LogError(line, std::string(key), fmt::format("unknown seat '{}' (seats: {})", j.text(), fmt::join(names_, ", ")));
+      throw LogError(line, std::string(key), fmt::format("unknown seat '{}' (seats: {})", j.shown(), fmt::join(names_, ", ")));
     }
     p = it->second;
   } else {
-    throw LogError(line, std::string(key), fmt::format("a player is a seat name or a number, not {}", j.dump()));
+    throw LogError(line, std::string(key), fmt::format("a player is a seat name or a number, not {}", j.shown()));
   }
   if (p < 0 || p >= seats_) {
     throw LogError(line, std::string(key), fmt::format("unknown seat {}: the table has seats 0 to {}", p, seats_ - 1));
@@ -70,7 +70,7 @@ PlayerId LogNames::player(const LogLine& line, LogValue j, std::string_view key)
 
 std::int32_t LogNames::zone(const LogLine& line, LogValue j, std::string_view key) const {
   if (!j.is_string()) {
-    throw LogError(line, std::string(key), fmt::format("a zone is a name such as \"deck\" or \"hand(1)\", not {}", j.dump()));
+    throw LogError(line, std::string(key), fmt::format("a zone is a name such as \"deck\" or \"hand(1)\", not {}", j.shown()));
   }
   const auto it = zone_by_name_.find(j.string());
   if (it != zone_by_name_.end()) return it->second;
@@ -80,18 +80,18 @@ std::int32_t LogNames::zone(const LogLine& line, LogValue j, std::string_view ke
     const std::string base = name.substr(0, open);
     const auto& zones = machine_->ir().zones;
     if (std::any_of(zones.begin(), zones.end(), [&](const ZoneInfo& z) { return z.name == base && z.per_player; })) {
-      throw LogError(line, std::string(key), fmt::format("zone '{}': unknown seat '{}' (seats: {})", name,
-                                                         name.substr(open + 1, name.size() - open - 2), fmt::join(names_, ", ")));
+      throw LogError(line, std::string(key), fmt::format("zone '{}': unknown seat '{}' (seats: {})", shown(name),
+                                                         shown(name.substr(open + 1, name.size() - open - 2)), fmt::join(names_, ", ")));
     }
   }
-  throw LogError(line, std::string(key), fmt::format("no zone '{}' in these rules{}", name, did_you_mean(name, zone_by_name_)));
+  throw LogError(line, std::string(key), fmt::format("no zone '{}' in these rules{}", shown(name), did_you_mean(name, zone_by_name_)));
 }
 
 std::int32_t LogNames::rule(const LogLine& line, LogValue j) const {
-  if (!j.is_string()) throw LogError(line, "rule", fmt::format("a rule is given by its label, not {}", j.dump()));
+  if (!j.is_string()) throw LogError(line, "rule", fmt::format("a rule is given by its label, not {}", j.shown()));
   const auto it = label_by_name_.find(j.string());
   if (it == label_by_name_.end()) {
-    throw LogError(line, "rule", fmt::format("no rule labelled '{}' in these rules{}", j.text(),
+    throw LogError(line, "rule", fmt::format("no rule labelled '{}' in these rules{}", j.shown(),
                                              did_you_mean(j.string(), machine_->ir().labels)));
   }
   return it->second;
@@ -101,7 +101,7 @@ std::int64_t LogNames::enum_value(const LogLine& line, LogValue j, std::int32_t 
   const grammar::EnumInfo& info = machine_->ir().enums[static_cast<std::size_t>(enum_id)];
   const auto it = std::find(info.values.begin(), info.values.end(), j.string());
   if (it == info.values.end()) {
-    throw LogError(line, "choice", fmt::format("'{}' is not a value of {} ({})", j.text(), info.name, fmt::join(info.values, ", ")));
+    throw LogError(line, "choice", fmt::format("'{}' is not a value of {} ({})", j.shown(), info.name, fmt::join(info.values, ", ")));
   }
   return it - info.values.begin();
 }
@@ -110,17 +110,17 @@ CardId LogNames::card(const State& state, const LogLine& line, LogValue j, std::
   if (card_by_name_.empty()) {
     for (std::size_t c = 0; c < state.cards->size(); ++c) card_by_name_[(*state.cards)[c].name] = static_cast<CardId>(c);
   }
-  if (!j.is_string()) throw LogError(line, std::string(key), fmt::format("a card is a name such as \"7H\", not {}", j.dump()));
+  if (!j.is_string()) throw LogError(line, std::string(key), fmt::format("a card is a name such as \"7H\", not {}", j.shown()));
   const auto it = card_by_name_.find(j.string());
   if (it == card_by_name_.end()) {
-    throw LogError(line, std::string(key), fmt::format("no card '{}' in this game{} (cards are named like {})", j.text(),
+    throw LogError(line, std::string(key), fmt::format("no card '{}' in this game{} (cards are named like {})", j.shown(),
                                                        did_you_mean(j.string(), card_by_name_), machine_->card_name(state, 0)));
   }
   return it->second;
 }
 
 std::vector<CardId> LogNames::cards(const State& state, const LogLine& line, LogValue j, std::string_view key) {
-  if (!j.is_array()) throw LogError(line, std::string(key), fmt::format("\"{}\" is a list of cards, not {}", key, j.dump()));
+  if (!j.is_array()) throw LogError(line, std::string(key), fmt::format("\"{}\" is a list of cards, not {}", key, j.shown()));
   std::vector<CardId> cards;
   cards.reserve(j.size());
   j.each([&](LogValue item) {

@@ -10,7 +10,7 @@ namespace rulebook::interpreter::detail {
 namespace {
 
 // The kinds of event line, by the key that marks them.
-constexpr std::array<std::pair<const char*, EventType>, 8> kEventKeys{{
+constexpr std::array<std::pair<const char*, EventType>, 9> kEventKeys{{
     {"round", EventType::kRound},
     {"shuffle", EventType::kShuffle},
     {"deal", EventType::kDeal},
@@ -19,6 +19,7 @@ constexpr std::array<std::pair<const char*, EventType>, 8> kEventKeys{{
     {"end", EventType::kEnd},
     {"fault", EventType::kFault},
     {"stopped", EventType::kStopped},
+    {"cut", EventType::kCut},
 }};
 
 const char* json_kind(simdjson::dom::element j) {
@@ -36,6 +37,15 @@ const char* json_kind(simdjson::dom::element j) {
 }
 
 }  // namespace
+
+std::string shown(std::string_view text) {
+  if (text.size() <= kShownChars) return std::string(text);
+  std::size_t cut = kShownChars;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0U) == 0x80U) --cut;  // not inside a UTF-8 character
+  return fmt::format("{}... ({} bytes)", text.substr(0, cut), text.size());
+}
+
+std::string LogValue::shown() const { return detail::shown(is_string() ? string() : std::string_view(dump())); }
 
 const char* event_name(EventType type) {
   if (type == EventType::kHeader) return "header";

@@ -97,12 +97,20 @@ class LogValue {
   [[nodiscard]] std::string dump() const { return simdjson::minify(e_); }
   // The string, or the compact JSON of anything else.
   [[nodiscard]] std::string text() const { return is_string() ? std::string(string()) : dump(); }
+  // text() as a message quotes it: cut to its first characters (see shown()).
+  [[nodiscard]] std::string shown() const;
 
  private:
   simdjson::dom::element e_;
 };
 
-enum class EventType { kHeader, kRound, kShuffle, kDeal, kMove, kPolicy, kEnd, kFault, kStopped };
+// How a message quotes text from a log: whole up to kShownChars characters, else the first
+// ones and "... (N bytes)". A log is untrusted: a label of 100 MB must not be repeated on
+// stderr, once or in every message about it.
+inline constexpr std::size_t kShownChars = 80;
+std::string shown(std::string_view text);
+
+enum class EventType { kHeader, kRound, kShuffle, kDeal, kMove, kPolicy, kEnd, kFault, kStopped, kCut };
 
 // What a line of this type is called in messages ("a deal line").
 const char* event_name(EventType type);

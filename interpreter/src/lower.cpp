@@ -129,7 +129,10 @@ class Lowerer {
     ir_.round_start = static_cast<std::int32_t>(ir_.code.size());
     emit(make(OpCode::kRoundStart));
     for (const ast::Decl& decl : program_.file.decls) {
-      if (const auto* round = std::get_if<ast::RoundDecl>(&decl.node)) block(round->body);
+      if (const auto* round = std::get_if<ast::RoundDecl>(&decl.node)) {
+        ir_.round_span = decl.span;
+        block(round->body);
+      }
     }
     Instr loop = make(OpCode::kJump);
     loop.target = ir_.round_start;

@@ -38,6 +38,13 @@ struct LogEnded {
   std::vector<std::string> legal;  // and the legal choices
 };
 
+// The log was cut where the rules need what it left out (log.hpp,
+// kMaxLogBytesWithoutDecision): the replay has checked everything before the cut.
+struct LogCut {
+  std::string reason;
+  State state;
+};
+
 constexpr std::size_t kMaxListedMoves = 24;
 
 class Replayer : public EventSink {
@@ -67,6 +74,10 @@ class Replayer : public EventSink {
   void check_move(State& state, const LogEvent& event);
   void check_end(const State& state);
   void finish_fault(const State& state);
+  // At a cut line: stops the replay there, with `state`.
+  [[noreturn]] void cut(const LogEvent& event, const State& state) const;
+  // Steps over a cut line before the last line, which may follow one.
+  void skip_cut();
 
   // A line's field, which must be there; the optional rule label of a decision (-2: none).
   [[nodiscard]] LogValue field(const LogEvent& event, LogValue object, const char* key, const char* what) const;
@@ -185,7 +196,7 @@ LogValue Replayer::field(const LogEvent& event, LogValue object, const char* key
 Value Replayer::choice_of(const State& state, const LogLine& line, LogValue j, const Value& shape) {
   auto wrong = [&](const char* expected) {
     stop(ReplayOutcome::kIllegal, grammar::Code::kIllegalChoice, line, "choice",
-         fmt::format("the rules ask for {} here, not {}", expected, j.dump()), {});
+         fmt::format("the rules ask for {} here, not {}", expected, j.shown()), {});
   };
   const auto scalar = [&](Kind kind, std::int32_t enum_id, LogValue x) -> Value {
     switch (kind) {
@@ -259,6 +270,7 @@ bool Replayer::shuffle_result(const State& state, std::int32_t zone, std::vector
   const std::string where = machine_.where(ir_.code[static_cast<std::size_t>(state.pc)].span);
   const LogEvent* event = reader_.peek();
   if (event == nullptr) throw LogEnded{fmt::format("the result of shuffling {} ({})", names_.zone_text(zone), where), state, "", "", {}};
+  if (event->type == EventType::kCut) cut(*event, state);
   if (event->type != EventType::kShuffle) {
     bad_log(event->line, "", fmt::format("the rules shuffle {} here ({}), but the log has a {} line: a log gives the result of every shuffle",
                                     names_.zone_text(zone), where, event_name(event->type)));
@@ -328,7 +340,7 @@ void Replayer::round_started(const State& state) {
   const LogEvent* event = reader_.peek();
   if (event == nullptr || event->type != EventType::kRound) return;
   if (!event->value().at("round").is(state.rounds)) {
-    bad_log(event->line, "round", fmt::format("round {} starts here, not round {}", state.rounds, event->value().at("round").dump()));
+    bad_log(event->line, "round", fmt::format("round {} starts here, not round {}", state.rounds, event->value().at("round").shown()));
   }
   reader_.advance();
 }
@@ -416,15 +428,28 @@ void Replayer::check_move(State& state, const LogEvent& event) {
   machine_.apply(state, static_cast<std::size_t>(it - decision.options.begin()), this);
 }
 
+void Replayer::cut(const LogEvent& event, const State& state) const {
+  const std::optional<LogValue> reason = event.value().at("cut").find("reason");
+  throw LogCut{fmt::format("the log is cut at line {}, {}, and the rules go on past what it records", event.line.number,
+                           reason && reason->is_string() ? reason->shown() : std::string("no reason given")),
+               state};
+}
+
+void Replayer::skip_cut() {
+  const LogEvent* event = reader_.peek();
+  if (event != nullptr && event->type == EventType::kCut) reader_.advance();
+}
+
 void Replayer::finish_fault(const State& state) {
   const Fault& fault = *state.fault;
+  skip_cut();
   const LogEvent* event = reader_.peek();
   const bool recorded = event != nullptr && event->type == EventType::kFault;
   std::string recorded_note;
   if (recorded) {
     LogValue body = event->value().at("fault");
     const bool same = body.is_object() && body.contains("message") && body.at("message").is(fault.message);
-    recorded_note = same ? "the log records this fault" : fmt::format("the log records another fault: {}", body.dump());
+    recorded_note = same ? "the log records this fault" : fmt::format("the log records another fault: {}", body.shown());
   } else {
     recorded_note = "the log does not record this fault";
   }
@@ -439,6 +464,7 @@ void Replayer::finish_fault(const State& state) {
 }
 
 void Replayer::check_end(const State& state) {
+  skip_cut();
   const LogEvent* event = reader_.peek();
   if (event != nullptr && event->type == EventType::kEnd) {
     LogValue end = event->value().at("end");
@@ -467,14 +493,14 @@ void Replayer::check_end(const State& state) {
       const auto values = machine_.scores(state);
       scores.each_member([&](std::string_view name, LogValue logged) {
         const auto it = std::find_if(ir_.scores.begin(), ir_.scores.end(), [&](const ScoreInfo& s) { return s.name == name; });
-        if (it == ir_.scores.end()) bad_log(event->line, "scores", fmt::format("no score '{}' in these rules", name));
+        if (it == ir_.scores.end()) bad_log(event->line, "scores", fmt::format("no score '{}' in these rules", detail::shown(name)));
         const auto& actual = values[static_cast<std::size_t>(it - ir_.scores.begin())];
         bool same = logged.is_array() && logged.size() == actual.size();
         std::size_t p = 0;
         if (same) logged.each([&](LogValue v) { same = same && v.is(actual[p++]); });
         if (!same) {
           stop(ReplayOutcome::kIllegal, grammar::Code::kWrongResult, event->line, "scores",
-               fmt::format("the log gives {} as {}; by the rules it is [{}]", name, logged.dump(), fmt::join(actual, ",")), {});
+               fmt::format("the log gives {} as {}; by the rules it is [{}]", name, logged.shown(), fmt::join(actual, ",")), {});
         }
       });
     }
@@ -483,7 +509,7 @@ void Replayer::check_end(const State& state) {
       const std::int64_t actual = std::string_view(key) == "rounds" ? state.rounds : state.moves;
       if (!end.at(key).is(actual)) {
         stop(ReplayOutcome::kIllegal, grammar::Code::kWrongResult, event->line, key,
-             fmt::format("the log says the game ended after {} {}; by the rules it ends after {}", end.at(key).dump(), key, actual), {});
+             fmt::format("the log says the game ended after {} {}; by the rules it ends after {}", end.at(key).shown(), key, actual), {});
       }
     }
     reader_.advance();
@@ -509,7 +535,7 @@ void Replayer::play(State& state) {
       case EventType::kStopped: {
         const LogValue body = event->value().at("stopped");
         const std::optional<LogValue> reason = body.find("reason");
-        result_.stopped = reason && reason->is_string() ? reason->text() : std::string("stopped");
+        result_.stopped = reason && reason->is_string() ? reason->shown() : std::string("stopped");
         const std::uint32_t stopped_line = event->line.number;  // `event` is gone after advance()
         reader_.advance();
         if (const LogEvent* after = reader_.peek()) {
@@ -518,6 +544,7 @@ void Replayer::play(State& state) {
         }
         return;
       }
+      case EventType::kCut: cut(*event, state);
       case EventType::kEnd:
       case EventType::kFault:
         stop(ReplayOutcome::kIllegal, grammar::Code::kEndedEarly, event->line, "",
@@ -543,6 +570,10 @@ void Replayer::run() {
     play(state);
   } catch (const ConfigError& e) {
     bad_log(header_line_, "options", e.what());
+  } catch (LogCut& at_cut) {
+    result_.final_state = std::move(at_cut.state);
+    result_.stopped = std::move(at_cut.reason);
+    return;
   } catch (LogEnded& ended) {
     result_.final_state = std::move(ended.state);
     result_.waiting = ended.waiting;

@@ -36,6 +36,7 @@ enum class Code {
   kNeedsPile,
   kRecursiveDefinition,
   kReadBeforeSet,
+  kExpansionTooLarge,
   // Statements.
   kNotAssignable,
   kNotInSimultaneous,

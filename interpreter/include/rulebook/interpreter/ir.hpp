@@ -168,6 +168,7 @@ struct Ir {
   std::vector<ExprNode> exprs;
   std::vector<Instr> code;
   std::int32_t round_start = 0;          // index of the kRoundStart instruction
+  grammar::SourceSpan round_span;        // the `round` declaration, where a fault names the round
   std::vector<std::string> labels;       // rule labels by id
   std::vector<grammar::SourceSpan> label_spans;
   std::vector<ZoneInfo> zones;           // zone 0 is the builtin `box`

@@ -11,6 +11,13 @@ namespace rulebook::interpreter {
 
 inline constexpr int kLogVersion = 1;
 
+// How much log one stretch of play with no decision may write: a round that loops with no
+// decision would otherwise log millions of rounds (226 MB) before the rules fault. Past it
+// the log is cut: one `{"cut": ...}` line, then nothing but the last line (the end or the
+// fault, which counts the events left out). A game writes a few kilobytes between two
+// decisions (a whole deal is one line), so no game that ends comes near it.
+inline constexpr std::size_t kMaxLogBytesWithoutDecision = std::size_t{1} << 20;
+
 class LogWriter : public EventSink {
  public:
   // The header line is written with the first event, from the state it sees.
@@ -27,11 +34,16 @@ class LogWriter : public EventSink {
 
  private:
   void begin_line(const State& state);  // writes the header before the first event
+  // False when the event is left out: the log is cut, or is cut here.
+  bool recording(const State& state);
   void line(const State& state, const std::string& json);
   void header(const State& state);
   const Machine& machine_;
   GameConfig config_;
   std::string text_;
+  std::size_t decision_end_ = 0;  // where the text stood after the last decision's line
+  bool cut_ = false;
+  std::int64_t unrecorded_ = 0;   // events left out after the cut
 };
 
 // A choice as it appears in a log: a card "7H", a player as its number, an enum value by
