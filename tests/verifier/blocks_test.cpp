@@ -103,3 +103,31 @@ round {
     if (unlimited[pc]) CHECK(limited[pc]);
   }
 }
+
+// Issue 21: the path count of a block recursed once per instruction, and a stretch of
+// 120,000 instructions without a cut point overflowed the stack.
+TEST_CASE("blocks: 60,000 labelled rules in a row are one block, counted without recursion", "[verifier][hostile]") {
+  std::string rules;
+  for (int i = 0; i < 60000; ++i) rules += fmt::format("  rule r{}: add 1 to turns\n", i);
+  const auto machine = rulebook::test::machine_for(R"(game "Long"
+players 2
+cards { chip: 4 }
+zone deck: pile hidden
+zone hand(p): set owner
+var turns: int = 0
+setup {
+  move box to deck
+}
+round {
+  rule pick: choose c in deck by seat 0
+  move c to hand(seat 0)
+)" + rules + R"(  end game winners players
+}
+)");
+  const ri::Ir& ir = machine->ir();
+  REQUIRE(ir.code.size() > 120000);
+  const std::vector<bool> cuts = rv::cut_points(ir);
+  REQUIRE(cuts.size() == ir.code.size());
+  // One path through the rules: no join point, so no cut point among them.
+  CHECK(std::count(cuts.begin(), cuts.end(), true) < 10);
+}

@@ -1,7 +1,6 @@
 #include "blocks.hpp"
 
 #include <algorithm>
-#include <functional>
 
 #include <fmt/format.h>
 
@@ -13,24 +12,47 @@ namespace {
 
 // Paths from each instruction to the next cut point (or the end); a cut point counts its own
 // block's paths. Control between cut points has no cycle (every cycle passes a loop head).
+// Depth-first with an explicit stack: a stretch of 100,000 instructions without a cut point
+// (a long run of `if`s or of labelled rules) would overflow the call stack if this recursed.
 std::vector<std::int64_t> path_counts(const std::vector<std::vector<std::int32_t>>& succ, const std::vector<bool>& cuts) {
   const std::size_t n = succ.size();
-  std::vector<std::int64_t> memo(n, -1);
-  // Paths from pc onwards, where reaching a cut point ends a path.
-  std::function<std::int64_t(std::int32_t)> from = [&](std::int32_t pc) -> std::int64_t {
-    auto& m = memo[static_cast<std::size_t>(pc)];
-    if (m >= 0) return m;
-    std::int64_t total = 0;
-    for (const std::int32_t s : succ[static_cast<std::size_t>(pc)]) {
-      total += cuts[static_cast<std::size_t>(s)] ? 1 : from(s);
-      total = std::min<std::int64_t>(total, std::int64_t{1} << 40);
-    }
-    m = std::max<std::int64_t>(total, 1);
-    return m;
+  constexpr std::int64_t kUnseen = -1, kOnStack = -2;
+  std::vector<std::int64_t> memo(n, kUnseen);
+  struct Frame {
+    std::int32_t pc;
+    std::size_t next_successor;
+    std::int64_t total;
   };
-  std::vector<std::int64_t> out(n, 0);
-  for (std::size_t pc = 0; pc < n; ++pc) out[pc] = from(static_cast<std::int32_t>(pc));
-  return out;
+  std::vector<Frame> stack;
+  for (std::size_t root = 0; root < n; ++root) {
+    if (memo[root] != kUnseen) continue;
+    memo[root] = kOnStack;
+    stack.push_back(Frame{static_cast<std::int32_t>(root), 0, 0});
+    while (!stack.empty()) {
+      Frame& top = stack.back();
+      const auto& out = succ[static_cast<std::size_t>(top.pc)];
+      if (top.next_successor < out.size()) {
+        const std::int32_t s = out[top.next_successor++];
+        const auto i = static_cast<std::size_t>(s);
+        // A successor still on the stack would be a cycle without a cut point, which the
+        // cut points rule out; it counts as one path rather than looping.
+        if (cuts[i] || memo[i] == kOnStack) {
+          top.total = std::min<std::int64_t>(top.total + 1, std::int64_t{1} << 40);
+        } else if (memo[i] >= 0) {
+          top.total = std::min<std::int64_t>(top.total + memo[i], std::int64_t{1} << 40);
+        } else {
+          memo[i] = kOnStack;
+          stack.push_back(Frame{s, 0, 0});  // `top` is not used again before it is back on top
+        }
+        continue;
+      }
+      const std::int64_t paths = std::max<std::int64_t>(top.total, 1);
+      memo[static_cast<std::size_t>(top.pc)] = paths;
+      stack.pop_back();
+      if (!stack.empty()) stack.back().total = std::min<std::int64_t>(stack.back().total + paths, std::int64_t{1} << 40);
+    }
+  }
+  return memo;
 }
 
 }  // namespace

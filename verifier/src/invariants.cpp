@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <deque>
 #include <limits>
 #include <numeric>
@@ -230,15 +231,17 @@ Invariants::Stats Invariants::make_inductive(unsigned timeout_ms, double budget_
       work.push_back(pc);
     }
   };
-  while (!work.empty()) {
-    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() > budget_seconds) {
-      // Out of time: the candidates are not known to be inductive, so none is kept.
-      stats.finished = false;
-      for (std::size_t p = 0; p < positions_.size(); ++p) {
-        if (!cuts_[p]) continue;
-        top_[p] = true;
-        if (!positions_[p].reached()) positions_[p].weaken(std::vector<std::int64_t>(state_.size(), 0));
-      }
+  // The budget is checked before every query, not only between positions: one position of
+  // a large table can take thousands of weakenings, each a query of up to `timeout_ms`. No
+  // query may run past the budget either.
+  auto budget_left_ms = [&]() {
+    const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return (budget_seconds - spent) * 1000;
+  };
+  bool out_of_budget = false;
+  while (!work.empty() && !out_of_budget) {
+    if (budget_left_ms() <= 0) {
+      out_of_budget = true;
       break;
     }
     const std::int32_t pc = work.front();
@@ -260,6 +263,12 @@ Invariants::Stats Invariants::make_inductive(unsigned timeout_ms, double budget_
       }
       for (;;) {
         if (top_[static_cast<std::size_t>(succ.pc)]) break;
+        const double left_ms = budget_left_ms();
+        if (left_ms < 1) {
+          out_of_budget = true;
+          break;
+        }
+        solver.set("timeout", static_cast<unsigned>(std::min<double>(timeout_ms, std::ceil(left_ms))));
         solver.push();
         if (loops) {
           solver.add(formula(pc, state_));
@@ -274,6 +283,11 @@ Invariants::Stats Invariants::make_inductive(unsigned timeout_ms, double budget_
         const double query_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - asked).count();
         if (r == z3::unsat) {
           solver.pop();
+          break;
+        }
+        if (r == z3::unknown && budget_left_ms() < 1) {
+          solver.pop();  // cut by the budget, not a query Z3 gave up on: everything goes below
+          out_of_budget = true;
           break;
         }
         if (r == z3::unknown) {
@@ -340,6 +354,16 @@ Invariants::Stats Invariants::make_inductive(unsigned timeout_ms, double budget_
         enqueue(succ.pc);
       }
       solver.pop();
+      if (out_of_budget) break;
+    }
+  }
+  if (out_of_budget) {
+    // Out of time: the candidates are not known to be inductive, so none is kept.
+    stats.finished = false;
+    for (std::size_t p = 0; p < positions_.size(); ++p) {
+      if (!cuts_[p]) continue;
+      top_[p] = true;
+      if (!positions_[p].reached()) positions_[p].weaken(std::vector<std::int64_t>(state_.size(), 0));
     }
   }
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "liveness.hpp"
+#include "size_limits.hpp"
 
 #include <fmt/format.h>
 
@@ -377,6 +378,12 @@ Layout make_layout(const ri::Ir& ir, const Setting& setting, const CardClasses& 
       layout.derived.push_back(Derived{dim, -1, static_cast<std::int32_t>(v)});
       layout.names.push_back(fmt::format("{}({})", info.name, name));
     }
+  }
+  // Past the verifier's limit nothing is decided (size_limits.hpp): the tables per
+  // position (instructions times numbers) are not built, the size is all the caller needs.
+  if (layout.size() > kMaxStateNumbers) {
+    layout.family.resize(layout.names.size(), -1);
+    return layout;
   }
   // Per position, the dimensions of locals that are not live there.
   const std::vector<std::set<ri::Slot>> live = live_locals(ir);

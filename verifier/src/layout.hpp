@@ -99,6 +99,8 @@ struct SlotKinds {
 };
 void observe_kinds(const ri::State& state, SlotKinds& kinds);
 
+// Larger than kMaxStateNumbers (size_limits.hpp): only the names are filled in (`dead` and
+// `key_dims` stay empty), for the caller to report the size.
 Layout make_layout(const ri::Ir& ir, const Setting& setting, const CardClasses& classes, const SlotKinds& kinds);
 
 // The abstract state of a concrete game.

@@ -124,10 +124,11 @@ ri::GameResult play_sample_game(const ri::Machine& machine, const ri::GameConfig
 }
 
 SlotKinds observe_slot_kinds(const ri::Machine& machine, const ri::GameConfig& config, std::int64_t games,
-                             std::int64_t max_moves, std::int64_t max_rounds) {
+                             std::int64_t max_moves, std::int64_t max_rounds, std::chrono::steady_clock::time_point stop_at) {
   SlotKinds kinds;
   KindSink sink(kinds);
   for (std::int64_t g = 0; g < games; ++g) {
+    if (g > 0 && std::chrono::steady_clock::now() >= stop_at) break;
     ri::GameConfig game = config;
     game.seed = ri::game_seed(config.seed, static_cast<std::uint64_t>(g));
     sink.reset();
@@ -141,11 +142,17 @@ SlotKinds observe_slot_kinds(const ri::Machine& machine, const ri::GameConfig& c
 }
 
 Sampling sample(const ri::Machine& machine, const ri::GameConfig& config, std::int64_t games, std::int64_t max_moves,
-                std::int64_t max_rounds, const Layout& layout, const CardClasses& classes, Invariants& invariants) {
+                std::int64_t max_rounds, const Layout& layout, const CardClasses& classes, Invariants& invariants,
+                std::chrono::steady_clock::time_point stop_at) {
   Sampling out;
   out.broken.resize(machine.ir().invariants.size());
   SampleSink sink(machine, layout, classes, invariants, out);
   for (std::int64_t g = 0; g < games; ++g) {
+    // The first game gives the start state (Invariants::set_initial): it is always played.
+    if (g > 0 && std::chrono::steady_clock::now() >= stop_at) {
+      out.cut_by_budget = true;
+      break;
+    }
     ri::GameConfig game = config;
     game.seed = ri::game_seed(config.seed, static_cast<std::uint64_t>(g));
     sink.start_game(game.seed);

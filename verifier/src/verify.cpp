@@ -14,6 +14,7 @@
 #include "context.hpp"
 #include "counterexample.hpp"
 #include "sampler.hpp"
+#include "size_limits.hpp"
 
 namespace rulebook::verifier {
 
@@ -436,14 +437,34 @@ VerifyReport verify_setting(const ri::Machine& machine, const VerifyOptions& opt
   report.title = ir.title;
   report.players = initial.num_players;
   report.options = options.options;
-
-  const SlotKinds kinds = observe_slot_kinds(machine, config, std::min<std::int64_t>(options.games, 40), options.bound, options.rounds);
+  // Too large to encode (size_limits.hpp): every finding is unknown, with the reason, before
+  // anything that grows with the size runs. The card counts alone are known before any game
+  // is played, the rest of the state after a few.
+  auto too_large = [&](const std::string& reason) {
+    report.findings = undecided_findings(machine, wanted, reason);
+    report.notes.push_back("nothing was decided: " + reason);
+    report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return report;
+  };
+  if (std::string reason = instructions_over_limit(ir); !reason.empty()) return too_large(reason);
   const CardClasses classes = card_classes(ir, setting);
+  if (std::string reason = state_over_limit(std::int64_t{ir.zone_instances} * classes.count(), true); !reason.empty()) {
+    return too_large(reason);
+  }
+  // `--budget` covers the inference as a whole: the games that show the kinds of the slots,
+  // the sampled games and the search for inductive invariants (the exhaustive search has
+  // its own limits).
+  const auto budget_end = started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                        std::chrono::duration<double>(std::clamp(options.budget_seconds, 0.0, 1e9)));
+  const SlotKinds kinds = observe_slot_kinds(machine, config, std::min<std::int64_t>(options.games, 40), options.bound,
+                                             options.rounds, budget_end);
   const Layout layout = make_layout(ir, setting, classes, kinds);
+  if (std::string reason = state_over_limit(layout.size(), false); !reason.empty()) return too_large(reason);
   z3::context z3;
   Encoder encoder(z3, ir, setting, classes, layout, kinds);
   Invariants invariants(encoder, layout, cut_points(ir));
-  Sampling sampling = sample(machine, config, options.games, options.bound, options.rounds, layout, classes, invariants);
+  Sampling sampling = sample(machine, config, options.games, options.bound, options.rounds, layout, classes, invariants,
+                             budget_end);
   // Rare counterexamples: every sequence of decisions from the start, breadth-first, for
   // what the sampled games did not show.
   SearchGoal goal;
@@ -483,7 +504,9 @@ VerifyReport verify_setting(const ri::Machine& machine, const VerifyOptions& opt
                  inv.parts.size(), inv.equalities.size(), std::count(inv.shared.begin(), inv.shared.end(), true));
     }
   }
-  const Invariants::Stats stats = invariants.make_inductive(options.timeout_seconds * 1000U, options.budget_seconds);
+  const double budget_left =
+      std::max(0.0, options.budget_seconds - std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  const Invariants::Stats stats = invariants.make_inductive(options.timeout_seconds * 1000U, budget_left);
   const auto positions = static_cast<std::int32_t>(std::count(invariants.cuts().begin(), invariants.cuts().end(), true));
   report.stats = VerifyStats{classes.count(), layout.size(), positions, static_cast<std::int32_t>(ir.code.size()),
                              sampling.states, stats.queries, stats.weakenings, stats.seconds, stats.finished};
@@ -496,6 +519,10 @@ VerifyReport verify_setting(const ri::Machine& machine, const VerifyOptions& opt
     report.notes.push_back(fmt::format("the invariant search did not finish within the budget ({} s, --budget): no "
                                        "invariant is used, so most proofs are unknown; refutations by games stand",
                                        options.budget_seconds));
+  }
+  if (sampling.cut_by_budget) {
+    report.notes.push_back(fmt::format("sampling stopped after {} of {} games: the budget ({} s, --budget) was spent",
+                                       sampling.games.size(), options.games, options.budget_seconds));
   }
   if (sampling.capped_moves + sampling.capped_rounds > static_cast<std::int64_t>(sampling.games.size()) / 2) {
     report.notes.push_back(fmt::format("{} of the {} simulated games stopped at a cap ({} at --bound {} moves, {} at --rounds {}): "
