@@ -317,7 +317,7 @@ void add_verify_command(CLI::App& app, int& exit_code) {
       ->transform(whole_number(1, 86400))
       ->default_str("60");
   cmd->add_option("--budget", options->budget,
-                  "Seconds the invariant search may take in all; past it no invariant is used (proofs become unknown)")
+                  "Seconds the inference (sampled games and invariant search) may take in all; past it no invariant is used (proofs become unknown)")
       ->transform(decimal_number(1, 1e6))
       ->default_str("600");
   cmd->add_option("--seed", options->seed, "Seed of the simulated games")
