@@ -8,11 +8,13 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <unordered_set>
 #include <vector>
 
 #include <fmt/format.h>
 #include <tao/pegtl/contrib/parse_tree.hpp>
 
+#include "expression_depth.hpp"
 #include "grammar.hpp"
 #include "rulebook/grammar/ast.hpp"
 #include "rulebook/grammar/diagnostic.hpp"
@@ -40,6 +42,13 @@ class Builder {
   }
 
   ast::RulesFile file(const Node& root) {
+    std::size_t reported = 0;
+    for (const ExpressionDepth::Excess& excess : ExpressionDepth{}.find(root)) {
+      too_deep_.insert(excess.node);
+      if (reported++ < kMaxSyntaxErrors) {
+        diagnostics_.error(Code::kNestingTooDeep, span(*excess.at), ExpressionDepth::message());
+      }
+    }
     ast::RulesFile out;
     out.span = span_of(0, file_.text.size());
     for (const auto& child : root.children) {
@@ -232,6 +241,8 @@ class Builder {
  public:
   ast::Expr expr(const Node& n) {
     const SourceSpan s = span(n);
+    // Too deep to build (reported in file()): a placeholder keeps every later pass bounded.
+    if (too_deep_.count(&n) != 0) return make(ast::IntLit{0}, s);
     // Operator chains (folded when there is no operator): left-associative.
     if (n.children.size() >= 3 && is_operator(*n.children[1]) &&
         (n.is_type<peg::or_expr>() || n.is_type<peg::and_expr>() || n.is_type<peg::cmp_expr>() ||
@@ -529,6 +540,7 @@ class Builder {
   FileId id_;
   Diagnostics& diagnostics_;
   std::vector<std::size_t> comment_start_;
+  std::unordered_set<const Node*> too_deep_;  // expressions past kMaxExpressionDepth
 };
 
 }  // namespace rulebook::grammar::detail

@@ -208,6 +208,36 @@ bool nested<R>::match(ParseInput& in, States&&... st) {
   return Control<R>::template match<A, M, Action, Control>(in, st...);
 }
 
+template <pegtl::apply_mode A, pegtl::rewind_mode M, template <typename...> class Action,
+          template <typename...> class Control, typename ParseInput, typename... States>
+bool else_if_level::match(ParseInput& in, States&&... st) {
+  ErrorSink& sink = rulebook::grammar::sink_of(st...);
+  // Room for the branch's condition too (an expression takes two levels, not_expr and
+  // unary_expr), so that a long chain fails here, with this message.
+  if (sink.depth + 2 >= rulebook::grammar::kMaxNesting) {
+    sink.next_code = rulebook::grammar::Code::kNestingTooDeep;
+    throw pegtl::parse_error(fmt::format("nesting deeper than {} levels: each 'else if' is a level, as "
+                                         "'else {{ if ... }}' would be",
+                                         rulebook::grammar::kMaxNesting),
+                             in);
+  }
+  ++sink.depth;  // restored by the keeps_depth<> around the if statement
+  return true;
+}
+
+template <typename R>
+template <pegtl::apply_mode A, pegtl::rewind_mode M, template <typename...> class Action,
+          template <typename...> class Control, typename ParseInput, typename... States>
+bool keeps_depth<R>::match(ParseInput& in, States&&... st) {
+  ErrorSink& sink = rulebook::grammar::sink_of(st...);
+  struct Restore {
+    std::size_t& depth;
+    std::size_t before;
+    ~Restore() { depth = before; }
+  } restore{sink.depth, sink.depth};
+  return Control<R>::template match<A, M, Action, Control>(in, st...);
+}
+
 }  // namespace rulebook::grammar::peg
 
 namespace rulebook::grammar {

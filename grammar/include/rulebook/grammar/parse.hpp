@@ -14,6 +14,10 @@ namespace rulebook::grammar {
 inline constexpr std::size_t kMaxSyntaxErrors = 25;
 // How deep expressions and blocks may nest; deeper is a syntax error.
 inline constexpr std::size_t kMaxNesting = 200;
+// How deep an expression's tree may be, counting each operator of a chain such as
+// `a + b + c` as a level (the parser reads a chain without nesting, but the tree is as deep
+// as the chain is long). Deeper is a syntax error at the operator that goes past it.
+inline constexpr std::size_t kMaxExpressionDepth = 1000;
 
 // Parses one file. Syntax errors go to `diagnostics`, several per run: after an error the
 // parser skips to the next statement or declaration and goes on. The tree holds everything
