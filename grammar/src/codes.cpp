@@ -32,6 +32,11 @@ constexpr std::array kCodes{
              "Integer literals may be at most 1,000,000,000. Arithmetic is 64-bit and checked, so\n"
              "larger values can still be computed; a literal this large is almost always a typing\n"
              "error."},
+    CodeInfo{Code::kNotUtf8, "E0105", "rule file not UTF-8",
+             "Rule files are UTF-8 text (plain ASCII is UTF-8 too). The file has a byte that is not\n"
+             "part of valid UTF-8, shown escaped (\\xff); usually the file was saved in another\n"
+             "encoding, such as Latin-1 or UTF-16. Save it as UTF-8; a byte-order mark at the\n"
+             "start is allowed."},
     CodeInfo{Code::kInternal, "E0199", "internal error",
              "The front end met a parse tree it does not know. This is a bug in rulebook, not in\n"
              "the rule file: please report it with the file that causes it."},

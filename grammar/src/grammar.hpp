@@ -404,7 +404,9 @@ struct variant_header : seq<kw_variant, must<title>, must<variant_of>, must<base
 struct header : sor<game_header, variant_header> {};
 struct recover_decl : recover<must<declaration>, true> {};
 struct end_of_file : eof {};
-struct file : seq<sp, must<header>, star<not_at<eof>, recover_decl>, must<end_of_file>> {};
+// A UTF-8 byte-order mark, as Windows editors write it, is allowed before everything else.
+struct byte_order_mark : pegtl::string<'\xEF', '\xBB', '\xBF'> {};
+struct file : seq<opt<byte_order_mark>, sp, must<header>, star<not_at<eof>, recover_decl>, must<end_of_file>> {};
 
 }  // namespace rulebook::grammar::peg
 

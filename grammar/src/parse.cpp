@@ -315,6 +315,15 @@ std::vector<Comment> scan_comments(const SourceFile& file) {
 
 ast::RulesFile parse_rules(const SourceManager& sources, FileId id, Diagnostics& diagnostics) {
   const SourceFile& file = sources.file(id);
+  if (file.encoding_error) {
+    // Parsing would only add errors about the '?' put in place of the bad bytes.
+    Builder builder(file, id, diagnostics);
+    const std::size_t at = file.encoding_error->offset;
+    diagnostics.error(Code::kNotUtf8, builder.span_of(at, at + 1),
+                      fmt::format("rule files are UTF-8 text, but here is the byte {}, which is not",
+                                  file.encoding_error->bytes));
+    return ast::RulesFile{};
+  }
   pegtl::memory_input in(file.text.data(), file.text.size(), file.path);
   ErrorSink sink;
   sink.file = &file;
