@@ -349,6 +349,16 @@ ast::RulesFile parse_rules(const SourceManager& sources, FileId id, Diagnostics&
   return builder.file(*root);
 }
 
+bool starts_like_rule_file(std::string_view text) {
+  using starts = peg::seq<peg::opt<peg::byte_order_mark>, peg::sp, peg::sor<peg::kw_game, peg::kw_variant>>;
+  pegtl::memory_input in(text.data(), text.size(), "");
+  try {
+    return pegtl::parse<starts>(in);
+  } catch (const pegtl::parse_error&) {
+    return false;
+  }
+}
+
 std::size_t analyze_grammar() { return pegtl::analyze<peg::file>(0); }
 
 }  // namespace rulebook::grammar

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string_view>
 #include <vector>
 
 #include "rulebook/grammar/ast.hpp"
@@ -23,6 +24,11 @@ inline constexpr std::size_t kMaxExpressionDepth = 1000;
 // parser skips to the next statement or declaration and goes on. The tree holds everything
 // that parsed; it is only meaningful when no error was reported.
 ast::RulesFile parse_rules(const SourceManager& sources, FileId file, Diagnostics& diagnostics);
+
+// Whether `text` starts as a rule file does: with 'game' or 'variant', after an optional
+// byte-order mark, blank lines and comments. A variant's base that does not is not shown in
+// a message (it may be any file; its first line is none of the user's business).
+bool starts_like_rule_file(std::string_view text);
 
 // A comment as written (`# ...`, without the newline), for the formatter.
 struct Comment {
