@@ -414,6 +414,13 @@ class Builder {
 
   // ---- declarations ----
 
+  void listed_twice(const SourceSpan& here, std::string_view item, const SourceSpan& first) {
+    diagnostics_.error(Code::kDeclaredTwice, here,
+                       fmt::format("'{}' is listed twice in the cards; a deck has each of its "
+                                   "cards once", item))
+        .notes.push_back({first, "the first one is here"});
+  }
+
   ast::DefDecl def(const Node& n) {
     ast::DefDecl d;
     const auto& c = n.children;
@@ -446,10 +453,20 @@ class Builder {
     if (n.is_type<peg::cards_decl>()) {
       ast::CardsDecl cards;
       for (const auto& item : c) {
+        // Each standard card and joker exists once, with a name of its own ("QH", "JK1"):
+        // a second `standard52` or `jokers` would be silently the same deck, so it is an error.
         if (item->is_type<peg::standard52_item>()) {
+          if (cards.standard52) {
+            listed_twice(span(*item), "standard52", cards.standard52_span);
+            continue;
+          }
           cards.standard52 = true;
           cards.standard52_span = span(*item);
         } else if (item->is_type<peg::jokers_item>()) {
+          if (cards.jokers) {
+            listed_twice(span(*item), "jokers", cards.jokers_span);
+            continue;
+          }
           cards.jokers = integer(*item->children.at(0));
           cards.jokers_span = span(*item);
         } else {
