@@ -234,6 +234,10 @@ TEST_CASE("hostile: bytes that are not UTF-8 are refused where they are, shown e
       const auto report = nlohmann::json::parse(json.out, nullptr, false);
       CHECK(!report.is_discarded());
       CHECK(json.out.find("E0105") != std::string::npos);
+      // simulate's JSON report aborted on a title that is not UTF-8; now it is never made.
+      const auto simulated = run_rulebook("simulate --games 1 --format json " + quoted(path));
+      CHECK(simulated.exit_code == 1);
+      CHECK(!nlohmann::json::parse(simulated.out, nullptr, false).is_discarded());
     }
   }
   std::filesystem::remove_all(dir);
