@@ -23,7 +23,7 @@ constexpr std::array kCodes{
     CodeInfo{Code::kNestingTooDeep, "E0103", "nesting too deep",
              "Blocks, parentheses, types ('set of set of ...'), labels ('rule a: rule b: ...') and\n"
              "other nested constructs may be nested at most 200 levels deep. An expression's tree\n"
-             "may be at most 1000 levels deep, and each operator of a chain such as 'a + b + c'\n"
+             "may be at most 500 levels deep, and each operator of a chain such as 'a + b + c'\n"
              "is a level of it, since 'a + b + c' means '(a + b) + c'. The limits keep the stack of\n"
              "the parser and of every pass after it bounded on any input. A rule file written by\n"
              "hand never comes near them; a generated one should use definitions ('def') to split\n"
