@@ -36,7 +36,7 @@ int run_fmt(const FmtOptions& options) {
     fmt::print(stderr, "rulebook fmt: {}\n", error);
     return kExitBadInput;
   }
-  const grammar::FileId id = sources.add(options.file, *text);
+  const grammar::FileId id = sources.add_rule_file(options.file, *text);
   const grammar::ast::RulesFile tree = grammar::parse_rules(sources, id, diagnostics);
   if (diagnostics.has_errors()) {
     // Never rewrite a file that does not parse: the tree is incomplete.

@@ -8,11 +8,13 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <unordered_set>
 #include <vector>
 
 #include <fmt/format.h>
 #include <tao/pegtl/contrib/parse_tree.hpp>
 
+#include "expression_depth.hpp"
 #include "grammar.hpp"
 #include "rulebook/grammar/ast.hpp"
 #include "rulebook/grammar/diagnostic.hpp"
@@ -40,6 +42,13 @@ class Builder {
   }
 
   ast::RulesFile file(const Node& root) {
+    std::size_t reported = 0;
+    for (const ExpressionDepth::Excess& excess : ExpressionDepth{}.find(root)) {
+      too_deep_.insert(excess.node);
+      if (reported++ < kMaxSyntaxErrors) {
+        diagnostics_.error(Code::kNestingTooDeep, span(*excess.at), ExpressionDepth::message());
+      }
+    }
     ast::RulesFile out;
     out.span = span_of(0, file_.text.size());
     for (const auto& child : root.children) {
@@ -232,6 +241,8 @@ class Builder {
  public:
   ast::Expr expr(const Node& n) {
     const SourceSpan s = span(n);
+    // Too deep to build (reported in file()): a placeholder keeps every later pass bounded.
+    if (too_deep_.count(&n) != 0) return make(ast::IntLit{0}, s);
     // Operator chains (folded when there is no operator): left-associative.
     if (n.children.size() >= 3 && is_operator(*n.children[1]) &&
         (n.is_type<peg::or_expr>() || n.is_type<peg::and_expr>() || n.is_type<peg::cmp_expr>() ||
@@ -403,6 +414,13 @@ class Builder {
 
   // ---- declarations ----
 
+  void listed_twice(const SourceSpan& here, std::string_view item, const SourceSpan& first) {
+    diagnostics_.error(Code::kDeclaredTwice, here,
+                       fmt::format("'{}' is listed twice in the cards; a deck has each of its "
+                                   "cards once", item))
+        .notes.push_back({first, "the first one is here"});
+  }
+
   ast::DefDecl def(const Node& n) {
     ast::DefDecl d;
     const auto& c = n.children;
@@ -435,10 +453,20 @@ class Builder {
     if (n.is_type<peg::cards_decl>()) {
       ast::CardsDecl cards;
       for (const auto& item : c) {
+        // Each standard card and joker exists once, with a name of its own ("QH", "JK1"):
+        // a second `standard52` or `jokers` would be silently the same deck, so it is an error.
         if (item->is_type<peg::standard52_item>()) {
+          if (cards.standard52) {
+            listed_twice(span(*item), "standard52", cards.standard52_span);
+            continue;
+          }
           cards.standard52 = true;
           cards.standard52_span = span(*item);
         } else if (item->is_type<peg::jokers_item>()) {
+          if (cards.jokers) {
+            listed_twice(span(*item), "jokers", cards.jokers_span);
+            continue;
+          }
           cards.jokers = integer(*item->children.at(0));
           cards.jokers_span = span(*item);
         } else {
@@ -529,6 +557,7 @@ class Builder {
   FileId id_;
   Diagnostics& diagnostics_;
   std::vector<std::size_t> comment_start_;
+  std::unordered_set<const Node*> too_deep_;  // expressions past kMaxExpressionDepth
 };
 
 }  // namespace rulebook::grammar::detail

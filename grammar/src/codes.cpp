@@ -21,14 +21,22 @@ constexpr std::array kCodes{
              "The parser stops after a fixed number of syntax errors in one file, since the errors\n"
              "after that are usually echoes of the first ones. Fix the first errors and check again."},
     CodeInfo{Code::kNestingTooDeep, "E0103", "nesting too deep",
-             "Blocks, parentheses and other nested constructs may be nested at most 200 levels deep.\n"
-             "The limit keeps the parser's stack bounded on any input. A rule file written by hand\n"
-             "never comes near it; a generated one should use definitions ('def') instead of\n"
-             "repeating an expression inside itself."},
+             "Blocks, parentheses, types ('set of set of ...'), labels ('rule a: rule b: ...') and\n"
+             "other nested constructs may be nested at most 200 levels deep. An expression's tree\n"
+             "may be at most 500 levels deep, and each operator of a chain such as 'a + b + c'\n"
+             "is a level of it, since 'a + b + c' means '(a + b) + c'. The limits keep the stack of\n"
+             "the parser and of every pass after it bounded on any input. A rule file written by\n"
+             "hand never comes near them; a generated one should use definitions ('def') to split\n"
+             "a long chain or to name an expression instead of repeating it inside itself."},
     CodeInfo{Code::kIntegerTooLarge, "E0104", "integer literal too large",
              "Integer literals may be at most 1,000,000,000. Arithmetic is 64-bit and checked, so\n"
              "larger values can still be computed; a literal this large is almost always a typing\n"
              "error."},
+    CodeInfo{Code::kNotUtf8, "E0105", "rule file not UTF-8",
+             "Rule files are UTF-8 text (plain ASCII is UTF-8 too). The file has a byte that is not\n"
+             "part of valid UTF-8, shown escaped (\\xff); usually the file was saved in another\n"
+             "encoding, such as Latin-1 or UTF-16. Save it as UTF-8; a byte-order mark at the\n"
+             "start is allowed."},
     CodeInfo{Code::kInternal, "E0199", "internal error",
              "The front end met a parse tree it does not know. This is a bug in rulebook, not in\n"
              "the rule file: please report it with the file that causes it."},

@@ -176,7 +176,14 @@ std::optional<ast::RulesFile> load_composed(const std::string& path, SourceManag
     }
     return std::nullopt;
   }
-  const FileId id = sources.add(path, std::move(*text));
+  if (requested_at.valid() && !starts_like_rule_file(*text)) {
+    // The base path may name any file at all: say what it is not, and show none of it.
+    diagnostics.error(Code::kUnreadableFile, requested_at,
+                      fmt::format("base ruleset '{}' is not a rule file: it does not start with "
+                                  "'game \"Title\"' or 'variant \"Title\" of \"base.rules\"'", path));
+    return std::nullopt;
+  }
+  const FileId id = sources.add_rule_file(path, std::move(*text));
   const std::size_t errors_before = diagnostics.error_count();
   ast::RulesFile file = parse_rules(sources, id, diagnostics);
   if (diagnostics.error_count() != errors_before) return std::nullopt;

@@ -52,6 +52,7 @@ RULEBOOK_ERROR(kw_of, "expected 'of'");
 
 // statements
 RULEBOOK_ERROR(statement, "expected a statement");
+RULEBOOK_ERROR(labelled_statement, "expected a statement");
 RULEBOOK_ERROR(block, "expected '{' to open a block");
 RULEBOOK_ERROR(block_close, "expected '}' to close the block");
 RULEBOOK_ERROR(rule_colon, "expected ':' after the rule label");

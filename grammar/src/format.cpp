@@ -479,7 +479,11 @@ class Formatter {
 }  // namespace
 
 std::string format_rules(const ast::RulesFile& file, const SourceFile& source) {
-  return Formatter(source).run(file);
+  std::string formatted = Formatter(source).run(file);
+  // A byte-order mark stays: the editor that wrote it may want it there.
+  constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+  if (std::string_view(source.text).starts_with(kByteOrderMark)) formatted.insert(0, kByteOrderMark);
+  return formatted;
 }
 
 }  // namespace rulebook::grammar

@@ -129,6 +129,26 @@ struct nested {
   static bool match(ParseInput& in, States&&... st);
 };
 
+// `else if` chains: each `else if` nests in the `else` before it, as `else { if ... }` would,
+// so it is a level deeper (lowering, the analyses and the verifier follow the chain as far as
+// it goes). else_if_level consumes nothing and goes one level down; keeps_depth<R> restores
+// the depth after R, at the end of the chain.
+struct else_if_level {
+  using rule_t = else_if_level;
+  using subs_t = pegtl::empty_list;
+  template <pegtl::apply_mode A, pegtl::rewind_mode M, template <typename...> class Action,
+            template <typename...> class Control, typename ParseInput, typename... States>
+  static bool match(ParseInput& in, States&&... st);
+};
+template <typename R>
+struct keeps_depth {
+  using rule_t = keeps_depth;
+  using subs_t = pegtl::type_list<R>;
+  template <pegtl::apply_mode A, pegtl::rewind_mode M, template <typename...> class Action,
+            template <typename...> class Control, typename ParseInput, typename... States>
+  static bool match(ParseInput& in, States&&... st);
+};
+
 // ---- expressions, loosest binding first --------------------------------------------------
 
 struct expr;
@@ -239,7 +259,8 @@ struct type_int : kw_int {};
 struct type_bool : kw_bool {};
 struct type_player : kw_player {};
 struct type_card : kw_card {};
-struct type_set : seq<kw_set, must<kw_of>, must<type>> {};
+// `set of set of ...` nests like parentheses do, and counts against the same limit.
+struct type_set : nested<seq<kw_set, must<kw_of>, must<type>>> {};
 struct type_named : name {};
 struct type : sor<type_int, type_bool, type_player, type_card, type_set, type_named> {};
 
@@ -259,16 +280,18 @@ struct placement_word : sor<at_top, at_bottom> {};
 struct placement : seq<kw_at, must<placement_word>> {};
 
 struct rule_colon : colon {};
-struct rule_stmt : seq<kw_rule, must<name>, must<rule_colon>, must<statement>> {};
+// A labelled statement may itself be labelled (`rule a: rule b: ...`): each label is a level.
+struct labelled_statement : nested<stmt> {};
+struct rule_stmt : seq<kw_rule, must<name>, must<rule_colon>, must<labelled_statement>> {};
 struct phase_stmt : seq<kw_phase, must<name>, must<block>> {};
 struct repeat_stmt : seq<kw_repeat, must<expr>, must<block>> {};
 struct while_stmt : seq<kw_while, must<expr>, must<block>> {};
 struct until_stmt : seq<kw_until, must<expr>, must<block>> {};
 struct for_in : kw_in {};
 struct for_stmt : seq<kw_for, must<kw_each>, must<name>, must<for_in>, must<domain>, opt<order>, must<block>> {};
-struct else_if : seq<kw_else, kw_if, must<expr>, must<block>> {};
+struct else_if : seq<kw_else, kw_if, else_if_level, must<expr>, must<block>> {};
 struct else_block : seq<kw_else, must<block>> {};
-struct if_stmt : seq<kw_if, must<expr>, must<block>, star<else_if>, opt<else_block>> {};
+struct if_stmt : keeps_depth<seq<kw_if, must<expr>, must<block>, star<else_if>, opt<else_block>>> {};
 struct simultaneous_stmt : seq<kw_simultaneous, must<kw_for>, must<kw_each>, must<name>, must<for_in>, must<domain>, must<block>> {};
 struct chooser : seq<add_expr> {};
 struct choose_by : kw_by {};
@@ -381,7 +404,9 @@ struct variant_header : seq<kw_variant, must<title>, must<variant_of>, must<base
 struct header : sor<game_header, variant_header> {};
 struct recover_decl : recover<must<declaration>, true> {};
 struct end_of_file : eof {};
-struct file : seq<sp, must<header>, star<not_at<eof>, recover_decl>, must<end_of_file>> {};
+// A UTF-8 byte-order mark, as Windows editors write it, is allowed before everything else.
+struct byte_order_mark : pegtl::string<'\xEF', '\xBB', '\xBF'> {};
+struct file : seq<opt<byte_order_mark>, sp, must<header>, star<not_at<eof>, recover_decl>, must<end_of_file>> {};
 
 }  // namespace rulebook::grammar::peg
 
@@ -389,6 +414,14 @@ namespace tao::pegtl {
 // For the grammar analysis, a recovering rule behaves like the rule it wraps.
 template <typename Name, typename R, bool TopLevel>
 struct analyze_traits<Name, rulebook::grammar::peg::recover<R, TopLevel>>
+    : analyze_traits<Name, typename seq<R>::rule_t> {};
+
+// else_if_level consumes nothing and always succeeds (or raises); keeps_depth<R> is R.
+template <typename Name>
+struct analyze_traits<Name, rulebook::grammar::peg::else_if_level>
+    : analyze_traits<Name, typename success::rule_t> {};
+template <typename Name, typename R>
+struct analyze_traits<Name, rulebook::grammar::peg::keeps_depth<R>>
     : analyze_traits<Name, typename seq<R>::rule_t> {};
 
 // A nested rule consumes what its rule consumes.

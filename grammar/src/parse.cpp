@@ -208,6 +208,36 @@ bool nested<R>::match(ParseInput& in, States&&... st) {
   return Control<R>::template match<A, M, Action, Control>(in, st...);
 }
 
+template <pegtl::apply_mode A, pegtl::rewind_mode M, template <typename...> class Action,
+          template <typename...> class Control, typename ParseInput, typename... States>
+bool else_if_level::match(ParseInput& in, States&&... st) {
+  ErrorSink& sink = rulebook::grammar::sink_of(st...);
+  // Room for the branch's condition too (an expression takes two levels, not_expr and
+  // unary_expr), so that a long chain fails here, with this message.
+  if (sink.depth + 2 >= rulebook::grammar::kMaxNesting) {
+    sink.next_code = rulebook::grammar::Code::kNestingTooDeep;
+    throw pegtl::parse_error(fmt::format("nesting deeper than {} levels: each 'else if' is a level, as "
+                                         "'else {{ if ... }}' would be",
+                                         rulebook::grammar::kMaxNesting),
+                             in);
+  }
+  ++sink.depth;  // restored by the keeps_depth<> around the if statement
+  return true;
+}
+
+template <typename R>
+template <pegtl::apply_mode A, pegtl::rewind_mode M, template <typename...> class Action,
+          template <typename...> class Control, typename ParseInput, typename... States>
+bool keeps_depth<R>::match(ParseInput& in, States&&... st) {
+  ErrorSink& sink = rulebook::grammar::sink_of(st...);
+  struct Restore {
+    std::size_t& depth;
+    std::size_t before;
+    ~Restore() { depth = before; }
+  } restore{sink.depth, sink.depth};
+  return Control<R>::template match<A, M, Action, Control>(in, st...);
+}
+
 }  // namespace rulebook::grammar::peg
 
 namespace rulebook::grammar {
@@ -285,6 +315,15 @@ std::vector<Comment> scan_comments(const SourceFile& file) {
 
 ast::RulesFile parse_rules(const SourceManager& sources, FileId id, Diagnostics& diagnostics) {
   const SourceFile& file = sources.file(id);
+  if (file.encoding_error) {
+    // Parsing would only add errors about the '?' put in place of the bad bytes.
+    Builder builder(file, id, diagnostics);
+    const std::size_t at = file.encoding_error->offset;
+    diagnostics.error(Code::kNotUtf8, builder.span_of(at, at + 1),
+                      fmt::format("rule files are UTF-8 text, but here is the byte {}, which is not",
+                                  file.encoding_error->bytes));
+    return ast::RulesFile{};
+  }
   pegtl::memory_input in(file.text.data(), file.text.size(), file.path);
   ErrorSink sink;
   sink.file = &file;
@@ -308,6 +347,16 @@ ast::RulesFile parse_rules(const SourceManager& sources, FileId id, Diagnostics&
   }
   if (!root) return ast::RulesFile{};
   return builder.file(*root);
+}
+
+bool starts_like_rule_file(std::string_view text) {
+  using starts = peg::seq<peg::opt<peg::byte_order_mark>, peg::sp, peg::sor<peg::kw_game, peg::kw_variant>>;
+  pegtl::memory_input in(text.data(), text.size(), "");
+  try {
+    return pegtl::parse<starts>(in);
+  } catch (const pegtl::parse_error&) {
+    return false;
+  }
 }
 
 std::size_t analyze_grammar() { return pegtl::analyze<peg::file>(0); }

@@ -217,11 +217,50 @@ void Checker::declare_globals() {
   }
 }
 
+// A count the checker can know (a literal, or an option's range or default) must be within
+// what the interpreter plays; other counts are checked when a game starts.
+void Checker::check_card_count(const ast::CardKindItem& item) {
+  // `why` says where a count that is not written comes from.
+  const auto over = [&](std::int64_t count, const SourceSpan& at, const std::string& why) {
+    if (count >= 0 && count <= kMaxCardsOfAKind) return;
+    diagnostics_.error(Code::kOverLimit, at,
+                       why.empty() ? fmt::format("a card kind has 0 to {} cards, not {}", kMaxCardsOfAKind, count)
+                                   : fmt::format("{} {}, but a card kind has 0 to {} cards", why, count,
+                                                 kMaxCardsOfAKind));
+  };
+  const ast::Expr& count = item.count;
+  if (const auto* lit = std::get_if<ast::IntLit>(&count.node)) {
+    over(lit->value, count.span, "");
+    return;
+  }
+  if (const auto* neg = std::get_if<ast::Unary>(&count.node)) {
+    const auto* lit = std::get_if<ast::IntLit>(&neg->operand->node);
+    if (neg->op == ast::UnaryOp::kNegate && lit != nullptr) over(-lit->value, count.span, "");
+    return;
+  }
+  const auto* ref = std::get_if<ast::NameRef>(&count.node);
+  if (ref == nullptr) return;
+  const auto global = program_.globals.find(ref->name);
+  if (global == program_.globals.end() || global->second.kind != Symbol::Kind::kOption) return;
+  const auto* option = as<ast::OptionDecl>(program_.file.decls.at(global->second.decl_index));
+  if (option == nullptr) return;
+  if (option->range) {
+    const std::string why = fmt::format("the range of option '{}' allows", ref->name);
+    over(option->range->first, count.span, why);
+    over(option->range->second, count.span, why);
+  } else if (const auto* lit = std::get_if<ast::IntLit>(&option->default_value.node)) {
+    over(lit->value, count.span, fmt::format("option '{}' is by default", ref->name));
+  }
+}
+
 void Checker::check_declarations() {
   const ast::RulesFile& file = program_.file;
   for (const ast::Decl& decl : file.decls) {
     if (const auto* c = as<ast::CardsDecl>(decl)) {
-      for (const ast::CardKindItem& item : c->kinds) expect(item.count, Type::integer(), "card count");
+      for (const ast::CardKindItem& item : c->kinds) {
+        expect(item.count, Type::integer(), "card count");
+        check_card_count(item);
+      }
     } else if (const auto* v = as<ast::VarDecl>(decl)) {
       const Type type = resolve_type(v->type);
       program_.globals[v->name.text].type = type;

@@ -1,11 +1,11 @@
 // Source files: loading and line lookup.
 #include "rulebook/grammar/source.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <system_error>
-#include <vector>
 
 #include <fmt/format.h>
 
@@ -32,7 +32,44 @@ FileId SourceManager::add(std::string path, std::string text) {
   return static_cast<FileId>(files_.size() - 1);
 }
 
+FileId SourceManager::add_rule_file(std::string path, std::string text) {
+  std::optional<EncodingError> error = replace_invalid_utf8(text);
+  const FileId id = add(std::move(path), std::move(text));
+  files_.back().encoding_error = std::move(error);
+  return id;
+}
+
 namespace {
+
+// How many bytes of a valid UTF-8 sequence start at `i`: 1 to 4, or 0 when the bytes there
+// are not valid UTF-8, with `bad` set to the length of the bad part (the maximal subpart, as
+// Unicode counts it: a lead byte and the continuation bytes that fit it). Overlong forms,
+// surrogates and code points past U+10FFFF are not valid.
+std::size_t utf8_sequence(std::string_view text, std::size_t i, std::size_t& bad) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char lead = byte(i);
+  bad = 1;
+  if (lead < 0x80) return 1;
+  std::size_t length = 0;
+  unsigned char low = 0x80, high = 0xBF;  // the range of the first continuation byte
+  if (lead >= 0xC2 && lead <= 0xDF) length = 2;
+  else if (lead >= 0xE0 && lead <= 0xEF) length = 3;
+  else if (lead >= 0xF0 && lead <= 0xF4) length = 4;
+  else return 0;
+  if (lead == 0xE0) low = 0xA0;         // overlong
+  else if (lead == 0xED) high = 0x9F;   // surrogates
+  else if (lead == 0xF0) low = 0x90;    // overlong
+  else if (lead == 0xF4) high = 0x8F;   // past U+10FFFF
+  for (std::size_t k = 1; k < length; ++k) {
+    const bool fits = i + k < text.size() &&
+                      byte(i + k) >= (k == 1 ? low : 0x80) && byte(i + k) <= (k == 1 ? high : 0xBF);
+    if (!fits) {
+      bad = k;
+      return 0;
+    }
+  }
+  return length;
+}
 
 std::string too_large(std::size_t max_bytes) {
   return fmt::format("the file is larger than {} MiB, the limit for this input", max_bytes >> 20);
@@ -40,21 +77,62 @@ std::string too_large(std::size_t max_bytes) {
 
 }  // namespace
 
-std::optional<std::string> read_stream(std::istream& in, std::string& error, std::size_t max_bytes) {
-  std::string text;
-  constexpr std::size_t kBlock = 1 << 16;
-  std::vector<char> block(kBlock);
-  while (in.read(block.data(), kBlock) || in.gcount() > 0) {
-    text.append(block.data(), static_cast<std::size_t>(in.gcount()));
-    if (text.size() > max_bytes) {
-      error = too_large(max_bytes);
-      return std::nullopt;
+std::optional<EncodingError> replace_invalid_utf8(std::string& text) {
+  std::optional<EncodingError> first;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    std::size_t bad = 0;
+    const std::size_t length = utf8_sequence(text, i, bad);
+    if (length != 0) {
+      i += length;
+      continue;
     }
+    if (!first) {
+      first = EncodingError{i, {}};
+      for (std::size_t k = i; k < i + bad; ++k) {
+        first->bytes += fmt::format("\\x{:02x}", static_cast<unsigned char>(text[k]));
+      }
+    }
+    for (std::size_t k = i; k < i + bad; ++k) text[k] = '?';
+    i += bad;
+  }
+  return first;
+}
+
+std::optional<std::string> read_stream(std::istream& in, std::string& error, std::size_t max_bytes) {
+  // The buffer doubles as a string's would, but once doubling would reach the limit it goes
+  // straight to max_bytes + 1 bytes (one more than the limit tells a larger input), and each
+  // larger buffer is a fresh string reserved to the exact size: std::string's own growth
+  // doubles its capacity, so reading a pipe of just over 1 GiB asked for 2 GiB more while
+  // holding 1 GiB, and ended in bad_alloc instead of the message. Now the most held at once
+  // is the last two buffers, at most 1.5 times the limit.
+  constexpr std::size_t kBlock = 1 << 16;
+  const std::size_t most = max_bytes + 1;
+  std::string text;
+  std::size_t size = 0;
+  for (;;) {
+    if (size == text.size()) {
+      if (size >= most) break;
+      std::string larger;
+      const std::size_t doubled = std::max(kBlock, 2 * size);
+      larger.reserve(doubled >= max_bytes ? most : doubled);
+      larger.assign(text, 0, size);
+      larger.resize(larger.capacity() < most ? larger.capacity() : most);
+      text.swap(larger);
+    }
+    in.read(text.data() + size, static_cast<std::streamsize>(text.size() - size));
+    size += static_cast<std::size_t>(in.gcount());
+    if (!in) break;
   }
   if (in.bad()) {
     error = "read error";
     return std::nullopt;
   }
+  if (size > max_bytes) {
+    error = too_large(max_bytes);
+    return std::nullopt;
+  }
+  text.resize(size);
   return text;
 }
 

@@ -121,8 +121,9 @@ State Machine::start(const GameConfig& config, EventSink* sink) const {
     s.cards = cards;  // kind counts below may read options, not cards
     for (std::size_t k = 0; k < ir.card_kinds.size(); ++k) {
       const Value count = exec.eval(ir.card_kinds[k].second);
-      if (count.scalar < 0 || count.scalar > 10000) {
-        throw ConfigError(fmt::format("{} '{}' cards is out of range (0 to 10000)", count.scalar, ir.card_kinds[k].first));
+      if (count.scalar < 0 || count.scalar > grammar::kMaxCardsOfAKind) {
+        throw ConfigError(fmt::format("{} '{}' cards is out of range (0 to {})", count.scalar, ir.card_kinds[k].first,
+                                      grammar::kMaxCardsOfAKind));
       }
       for (std::int64_t i = 1; i <= count.scalar; ++i) {
         cards->push_back(CardInfo{fmt::format("{}{}", ir.card_kinds[k].first, i), 0, -1, -1,

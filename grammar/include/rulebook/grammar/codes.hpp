@@ -15,6 +15,7 @@ enum class Code {
   kTooManySyntaxErrors,
   kNestingTooDeep,
   kIntegerTooLarge,
+  kNotUtf8,
   kInternal,
   // Declarations.
   kAlreadyDefined,

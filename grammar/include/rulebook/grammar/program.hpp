@@ -14,6 +14,11 @@
 
 namespace rulebook::grammar {
 
+// The most cards of one declared kind (`note: N` in `cards`). The checker rejects a larger
+// literal count, or an option whose range allows one; the interpreter checks the count it
+// computes (from an option given on the command line, say) against the same number.
+inline constexpr std::int64_t kMaxCardsOfAKind = 10000;
+
 struct EnumInfo {
   std::string name;
   std::vector<std::string> values;  // `none` is not listed; every enum has it

@@ -28,11 +28,21 @@ struct SourceSpan {
   [[nodiscard]] bool valid() const { return line != 0; }
 };
 
+// Where a rule file stops being UTF-8: the offset of the first bad byte and the bad bytes as
+// written, escaped (`\xff`), for the message.
+struct EncodingError {
+  std::size_t offset = 0;
+  std::string bytes;
+};
+
 // One loaded file: its display path and its text, with line starts for quick lookup.
 struct SourceFile {
   std::string path;
   std::string text;
   std::vector<std::size_t> line_starts;
+  // Set for a rule file that is not UTF-8 (its bad bytes are '?' in `text`); the parser
+  // reports it instead of parsing.
+  std::optional<EncodingError> encoding_error;
 
   SourceFile(std::string path_, std::string text_);
   [[nodiscard]] std::string_view line_text(std::uint32_t line) const;
@@ -45,6 +55,10 @@ struct SourceFile {
 class SourceManager {
  public:
   FileId add(std::string path, std::string text);
+  // A rule file: rule files are UTF-8, so each byte that is not part of valid UTF-8 is
+  // replaced by '?' (offsets and columns stay the same) and the first is recorded in
+  // `encoding_error`. No such byte from a rule file reaches a message, a log or a report.
+  FileId add_rule_file(std::string path, std::string text);
   [[nodiscard]] const SourceFile& file(FileId id) const { return files_.at(id); }
   [[nodiscard]] std::size_t size() const { return files_.size(); }
 
@@ -55,6 +69,10 @@ class SourceManager {
 // The largest files read: a rule file, and anything else (game logs). Larger is bad input.
 inline constexpr std::size_t kMaxRuleFileBytes = std::size_t{16} << 20;
 inline constexpr std::size_t kMaxInputBytes = std::size_t{1} << 30;
+
+// Replaces every byte of `text` that is not part of valid UTF-8 by '?'; the first such place,
+// if any.
+std::optional<EncodingError> replace_invalid_utf8(std::string& text);
 
 // Reads a whole file of at most `max_bytes` (a device or a pipe too, up to the limit);
 // nullopt with `error` set when it cannot be read or is larger.
