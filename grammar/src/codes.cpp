@@ -126,7 +126,7 @@ constexpr std::array kCodes{
              "verifier encodes each call as the definition's body. A definition that calls another\n"
              "twice, which calls another twice, and so on, doubles at every layer: forty layers are\n"
              "a few lines of text but a trillion nodes once expanded, which no command could run.\n"
-             "One expression may expand to at most 100,000 nodes and 1,000 levels of nesting, and\n"
+             "One expression may expand to at most 100,000 nodes and 500 levels of nesting, and\n"
              "the calls of the whole ruleset to at most 1,000,000 nodes. The error points at the\n"
              "expression that passes a limit and the note at the largest definition in it. Compute\n"
              "a shared value once, with 'let' in a rule or a variable, instead of calling the same\n"

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "rulebook/grammar/diagnostic.hpp"
+#include "rulebook/grammar/parse.hpp"
 #include "rulebook/grammar/program.hpp"
 
 namespace rulebook::grammar {
@@ -17,9 +18,10 @@ namespace rulebook::grammar {
 // Nodes of one expression with its definitions expanded. The shipped rulesets stay under
 // 200 (docs/reliability.md, "Limits"); a million nodes takes milliseconds per evaluation.
 inline constexpr std::uint64_t kMaxExpandedNodes = 100'000;
-// Levels of one expanded expression: bounds the recursion of every pass over the inlined
-// IR (evaluation, inlining, the verifier's encoder) at far less than an 8 MiB stack.
-inline constexpr std::uint64_t kMaxExpandedDepth = 1'000;
+// Levels of one expanded expression: as deep as one may be written (parse.hpp), which bounds
+// the recursion of every pass over the inlined IR (evaluation, inlining, the verifier's
+// encoder) within an 8 MiB stack under AddressSanitizer too (about 7 KB a level there).
+inline constexpr std::uint64_t kMaxExpandedDepth = kMaxExpressionDepth;
 // Nodes that expanding every call of the whole ruleset adds, each call once.
 inline constexpr std::uint64_t kMaxExpandedTotal = 1'000'000;
 

@@ -71,7 +71,7 @@ TEST_CASE("hostile: definitions that double at every layer are refused where the
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("hostile: definitions that nest deeper at every layer are refused past 1,000 levels; 982 levels run",
+TEST_CASE("hostile: definitions that nest deeper at every layer are refused past 500 levels; 493 levels run",
           "[hostile]") {
   const std::string dir = temp_folder();
   // g_k(x) = g_(k-1)(x + 1 + ... + 1) with `per_layer` additions: the argument is per_layer + 1
@@ -88,18 +88,18 @@ TEST_CASE("hostile: definitions that nest deeper at every layer are refused past
     return text + "round {\n  set n := g" + std::to_string(layers) + "(0)\n  end game winners players\n}\n";
   };
   SECTION("past the limit") {
-    // g11 is 980 levels, g12 1,069: the error is at g12's body, line 17.
-    write_text(dir + "/deep.rules", nesting(14, 87));
+    // g5 is 491 levels, g6 589: the error is at g6's body, line 11.
+    write_text(dir + "/deep.rules", nesting(8, 96));
     const auto r = run_rulebook("check " + quoted(dir + "/deep.rules"));
     CHECK(r.exit_code == 1);
-    CHECK(r.err.find("deep.rules:17:24: error: expanding the definitions used here nests the expression 1,069 levels deep, "
-                     "more than the limit of 1,000 [E0308]") != std::string::npos);
-    CHECK(r.err.find("note: 'g11' alone expands to 980 levels") != std::string::npos);
+    CHECK(r.err.find("deep.rules:11:23: error: expanding the definitions used here nests the expression 589 levels deep, "
+                     "more than the limit of 500 [E0308]") != std::string::npos);
+    CHECK(r.err.find("note: 'g5' alone expands to 491 levels") != std::string::npos);
     CHECK(r.err.find("1 error, 0 warnings") != std::string::npos);
   }
   SECTION("under the limit, the deepest expression runs and replays") {
-    // The round's expression is g11's 980 levels, its call and its argument: 982.
-    write_text(dir + "/deep.rules", nesting(11, 87));
+    // The round's expression is g5's 491 levels, its call and its argument: 493.
+    write_text(dir + "/deep.rules", nesting(5, 96));
     CHECK(run_rulebook("check " + quoted(dir + "/deep.rules")).exit_code == 0);
     const auto r = run_rulebook("simulate " + quoted(dir + "/deep.rules") + " --games 3 --logs " + quoted(dir + "/logs"));
     CHECK(r.exit_code == 0);
