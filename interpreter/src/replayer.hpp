@@ -1,0 +1,112 @@
+// The Replayer (replay.cpp): the machine's event sink during a replay. It reads the log as
+// the rules go and compares each event with it; replay_reading.cpp reads the log's values
+// and words the diagnostics, replay.cpp follows the game.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "log_names.hpp"
+#include "log_reader.hpp"
+#include "rulebook/interpreter/log.hpp"
+#include "rulebook/interpreter/replay.hpp"
+
+namespace rulebook::interpreter::detail {
+
+// Stops the replay with its outcome; the diagnostic says why.
+struct ReplayStop {
+  ReplayOutcome outcome;
+  grammar::Diagnostic diagnostic;
+};
+
+// The log ended where the rules need more of it (a shuffle result, a move).
+struct LogEnded {
+  std::string waiting;  // what the rules wait for
+  State state;
+  std::string player, rule;  // at a decision: who is to choose, in which rule,
+  std::vector<std::string> legal;  // and the legal choices
+};
+
+// The log was cut where the rules need what it left out (log.hpp,
+// kMaxLogBytesWithoutDecision): the replay has checked everything before the cut.
+struct LogCut {
+  std::string reason;
+  State state;
+};
+
+constexpr std::size_t kMaxListedMoves = 24;
+
+// The span of a log line, or of `"key"` in it, or of one column.
+grammar::SourceSpan log_span(std::string_view text, grammar::FileId file, const LogLine& line, std::string_view key,
+                             std::uint32_t column);
+
+class Replayer : public EventSink {
+ public:
+  Replayer(const Machine& machine, const grammar::SourceManager& sources, grammar::FileId log_file,
+           const ReplayOptions& options, ReplayResult& result)
+      : machine_(machine),
+        ir_(machine.ir()),
+        log_file_(log_file),
+        text_(sources.file(log_file).text),
+        options_(options),
+        result_(result),
+        reader_(text_) {}
+
+  void run();
+
+  // EventSink: what the rules do, compared with the log as it happens.
+  bool shuffle_result(const State& state, std::int32_t zone, std::vector<CardId>& cards) override;
+  void dealt(const State& state, std::int32_t from, std::int32_t to, const std::vector<CardId>& cards) override;
+  void chose(const State& state, PlayerId player, std::int32_t rule, const Value& choice, bool by_policy) override;
+  void round_started(const State& state) override;
+
+ private:
+  GameConfig read_header();
+  // Runs the game move by move from the log until it ends, or the log says it was stopped.
+  void play(State& state);
+  void check_move(State& state, const LogEvent& event);
+  void check_end(const State& state);
+  void finish_fault(const State& state);
+  // At a cut line: stops the replay there, with `state`.
+  [[noreturn]] void cut(const LogEvent& event, const State& state) const;
+  // Steps over a cut line before the last line, which may follow one.
+  void skip_cut();
+
+  // A line's field, which must be there; the optional rule label of a decision (-2: none).
+  [[nodiscard]] LogValue field(const LogEvent& event, LogValue object, const char* key, const char* what) const;
+  [[nodiscard]] std::int32_t rule_of(const LogLine& line, LogValue body) const;
+  // The logged choice, read as a value of the decision's type.
+  [[nodiscard]] Value choice_of(const State& state, const LogLine& line, LogValue j, const Value& shape);
+
+  [[nodiscard]] std::string rule_text(std::int32_t rule) const;
+  [[nodiscard]] std::string waiting_text(const State& state) const;
+  // What the rules wait for when the log ends at a decision.
+  [[nodiscard]] LogEnded ended_at(const State& state) const;
+
+  // Diagnostics.
+  [[nodiscard]] grammar::SourceSpan span(const LogLine& line, std::string_view key = {}, std::uint32_t column = 0) const;
+  [[noreturn]] static void bad_log(const LogLine& line, std::string_view key, const std::string& message) {
+    throw LogError(line, std::string(key), message);
+  }
+  [[noreturn]] void stop(ReplayOutcome outcome, grammar::Code code, const LogLine& line, std::string_view key, std::string message,
+                         std::vector<grammar::DiagnosticNote> notes) const;
+  [[nodiscard]] grammar::DiagnosticNote rule_note(std::int32_t instr, const std::string& message) const;
+  [[nodiscard]] grammar::DiagnosticNote legal_note(const State& state) const;
+  // Counts a decision (line 0: an automated one the log leaves out) and traces it if asked.
+  void record_step(std::uint32_t line, PlayerId player, const Value& choice, std::int32_t instr, bool by_policy,
+                   const State& state);
+
+  const Machine& machine_;
+  const Ir& ir_;
+  grammar::FileId log_file_;
+  std::string_view text_;
+  const ReplayOptions& options_;
+  ReplayResult& result_;
+  detail::LogReader reader_;
+  LogLine header_line_;
+
+  LogNames names_;
+};
+
+}  // namespace rulebook::interpreter::detail
