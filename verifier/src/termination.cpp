@@ -25,7 +25,7 @@ using Measure = std::function<z3::expr(const std::vector<z3::expr>&, const std::
 
 class Termination {
  public:
-  Termination(const Context& ctx) : ctx_(ctx), loops_(find_loops(ctx.ir)) {}
+  Termination(const Context& ctx) : ctx_(ctx), loops_(find_loops(ctx.ir)), successors_(static_successors(ctx.ir)) {}
 
   const std::vector<Loop>& loops() const { return loops_; }
 
@@ -194,12 +194,10 @@ class Termination {
     return in.code == ri::OpCode::kChoose && in.e < 0;
   }
 
-  bool decision_free(const Loop& loop) const {
-    for (std::int32_t pc = loop.head; pc <= loop.back; ++pc) {
-      if (decides(pc)) return false;
-    }
-    return true;
-  }
+  // Whether the loop can go round, from its head back to it, without a decision (by the
+  // program's control flow, inside the loop): a choice under a test that may be false every
+  // time, or in a walk over a set that may be empty, does not make every iteration decide.
+  bool decision_free(const Loop& loop) const { return round_trip_without_decision(loop.head, &loop); }
 
   // Rounds that may go by without a decision, one after the other, that the step limit
   // below allows for: more need a proof that the measure of the rounds stays below this.
@@ -219,16 +217,19 @@ class Termination {
   // Whether a round can go round, from its start back to it, without a decision (by the
   // program's control flow): then the instructions between two decisions can add up over
   // rounds, past the interpreter's limit, in a game that would end.
-  bool round_without_decision() const {
-    const auto succ = static_successors(ctx_.ir);
-    const std::int32_t start = ctx_.ir.round_start;
+  bool round_without_decision() const { return round_trip_without_decision(ctx_.ir.round_start, nullptr); }
+
+  // A path of the control flow from `start` back to it that passes no decision; inside
+  // `loop` when one is given.
+  bool round_trip_without_decision(std::int32_t start, const Loop* loop) const {
     std::vector<bool> seen(ctx_.ir.code.size(), false);
     std::vector<std::int32_t> stack{start};
     while (!stack.empty()) {
       const std::int32_t pc = stack.back();
       stack.pop_back();
-      for (const std::int32_t next : succ[static_cast<std::size_t>(pc)]) {
+      for (const std::int32_t next : successors_[static_cast<std::size_t>(pc)]) {
         if (next == start) return true;
+        if (next < 0 || static_cast<std::size_t>(next) >= seen.size() || (loop != nullptr && !inside(*loop, next))) continue;
         if (decides(next) || seen[static_cast<std::size_t>(next)]) continue;
         seen[static_cast<std::size_t>(next)] = true;
         stack.push_back(next);
@@ -309,6 +310,7 @@ class Termination {
 
   const Context& ctx_;
   std::vector<Loop> loops_;
+  std::vector<std::vector<std::int32_t>> successors_;
 };
 
 // Rounds with at most this many instructions get candidate ranking functions from their
@@ -379,11 +381,18 @@ Finding loop_finding(const Context& ctx, Termination& t, const Loop& loop, const
                                     name, why, ri::Machine::kMaxStepsBetweenDecisions, Termination::kRoundsWithout));
         break;
       }
-      // The loop ends; whether it stays within the interpreter's limit of instructions
-      // between decisions is for game termination (the instructions add up over loops).
+      // The loop ends, but a loop that can go round without a decision must also stay within
+      // the interpreter's limit of instructions without one, or the interpreter stops it
+      // first (docs/verification.md). Game termination adds these up over the loops.
       if (!loop.game && t.decision_free(loop)) {
         if (const std::string over = t.step_limit(loop, measure); !over.empty()) {
           t.over_limit[loop.head] = fmt::format("{}: {}", t.describe(loop), over);
+          f.status = Status::kUnknown;
+          f.method = "ranking function checked by Z3; the interpreter's step limit not shown";
+          f.message = fmt::format("{} ends by ranking function {} ({}), but {}", f.subject, name, why, over);
+          ctx.note_time(f, ctx.clock);
+          f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+          return f;
         }
       }
       f.status = Status::kProved;
