@@ -244,8 +244,11 @@ class Termination {
   // `for each` are at most the players or the cards; of `repeat`, the count (Z3, under the
   // invariant where it starts); otherwise the ranking function's value at the head. Empty
   // when shown, else why not.
-  std::string step_limit(const Loop& loop, const Measure& measure) {
-    const std::int64_t bound = limit();
+  // `alone`: the loop with the loops nested in it or around it that go round without a
+  // decision, within one round (round termination); else every such loop of the program
+  // over the rounds that may go by without a decision (game termination).
+  std::string step_limit(const Loop& loop, const Measure& measure, bool alone) {
+    const std::int64_t bound = alone ? limit_alone(loop) : limit();
     const ri::Instr& head = ctx_.ir.code[static_cast<std::size_t>(loop.head)];
     const std::int64_t cards = static_cast<std::int64_t>(ctx_.setting.cards.size());
     if (head.code == ri::OpCode::kForNext) {
@@ -286,6 +289,28 @@ class Termination {
   }
 
  private:
+  // The iterations `loop` may take so that the nest of loops without a decision it belongs
+  // to stays within the interpreter's limit: every instruction of the outermost of them runs
+  // at most bound^depth times.
+  std::int64_t limit_alone(const Loop& loop) const {
+    auto contains = [](const Loop& outer, const Loop& inner) { return outer.head <= inner.head && inner.back <= outer.back; };
+    auto nest = [&](const Loop& m) {
+      std::int64_t d = 0;
+      for (const Loop& outer : loops_) d += (!outer.game && decision_free(outer) && contains(outer, m)) ? 1 : 0;
+      return d;
+    };
+    const Loop* outermost = &loop;
+    std::int64_t depth = 1;
+    for (const Loop& m : loops_) {
+      if (m.game || !decision_free(m)) continue;
+      if (contains(m, *outermost)) outermost = &m;
+      if (contains(loop, m) || contains(m, loop)) depth = std::max(depth, nest(m));
+    }
+    const double total = static_cast<double>(ri::Machine::kMaxStepsBetweenDecisions) /
+                         static_cast<double>(outermost->back - outermost->head + 1);
+    return static_cast<std::int64_t>(std::floor(std::pow(total, 1.0 / static_cast<double>(depth))));
+  }
+
   // The iterations each loop without a decision may take: nested ones multiply, and all of
   // them with every instruction stay within the interpreter's limit.
   std::int64_t limit() const {
@@ -381,12 +406,15 @@ Finding loop_finding(const Context& ctx, Termination& t, const Loop& loop, const
                                     name, why, ri::Machine::kMaxStepsBetweenDecisions, Termination::kRoundsWithout));
         break;
       }
-      // The loop ends, but a loop that can go round without a decision must also stay within
-      // the interpreter's limit of instructions without one, or the interpreter stops it
-      // first (docs/verification.md). Game termination adds these up over the loops.
+      // The loop ends, but a loop that can go round without a decision must also stay, on its
+      // own, within the interpreter's limit of instructions without one, or the interpreter
+      // stops it first (docs/verification.md). Game termination adds these up over the loops
+      // and the rounds.
       if (!loop.game && t.decision_free(loop)) {
-        if (const std::string over = t.step_limit(loop, measure); !over.empty()) {
+        if (const std::string over = t.step_limit(loop, measure, false); !over.empty()) {
           t.over_limit[loop.head] = fmt::format("{}: {}", t.describe(loop), over);
+        }
+        if (const std::string over = t.step_limit(loop, measure, true); !over.empty()) {
           f.status = Status::kUnknown;
           f.method = "ranking function checked by Z3; the interpreter's step limit not shown";
           f.message = fmt::format("{} ends by ranking function {} ({}), but {}", f.subject, name, why, over);
