@@ -41,6 +41,7 @@ class Checker {
   void declare_builtins();
   void declare_globals();
   void check_declarations();
+  [[nodiscard]] bool is_literal_default(const ast::Expr& e) const;
   void check_card_count(const ast::CardKindItem& item);
   void check_policies();
   void warn_unused_definitions();

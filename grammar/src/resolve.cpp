@@ -2,6 +2,7 @@
 // rules (exactly one round, seats against players, option ranges), policies, and the
 // warning for unused definitions.
 #include <algorithm>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -253,6 +254,32 @@ void Checker::check_card_count(const ast::CardKindItem& item) {
   }
 }
 
+// The value of a number literal or of its negation.
+static std::optional<std::int64_t> literal_int(const ast::Expr& e) {
+  if (const auto* lit = std::get_if<ast::IntLit>(&e.node)) return lit->value;
+  if (const auto* u = std::get_if<ast::Unary>(&e.node); u != nullptr && u->op == ast::UnaryOp::kNegate) {
+    if (const auto* lit = std::get_if<ast::IntLit>(&u->operand->node)) return -lit->value;
+  }
+  return std::nullopt;
+}
+
+// A number (or its negation), true, false, none or an enum value: what lowering takes as an
+// option's default.
+bool Checker::is_literal_default(const ast::Expr& e) const {
+  if (std::holds_alternative<ast::IntLit>(e.node) || std::holds_alternative<ast::BoolLit>(e.node) ||
+      std::holds_alternative<ast::NoneLit>(e.node)) {
+    return true;
+  }
+  if (const auto* u = std::get_if<ast::Unary>(&e.node); u != nullptr && u->op == ast::UnaryOp::kNegate) {
+    return std::holds_alternative<ast::IntLit>(u->operand->node);
+  }
+  if (const auto* n = std::get_if<ast::NameRef>(&e.node)) {
+    const auto it = program_.globals.find(n->name);
+    return it == program_.globals.end() || it->second.kind == Symbol::Kind::kEnumValue;  // unknown: reported already
+  }
+  return false;
+}
+
 void Checker::check_declarations() {
   const ast::RulesFile& file = program_.file;
   for (const ast::Decl& decl : file.decls) {
@@ -298,16 +325,24 @@ void Checker::check_declarations() {
       }
       program_.globals[o->name.text].type = type;
       expect(o->default_value, type, "option default");
+      // `--option` replaces the default with a value typed on the command line, and the IR
+      // holds it as a constant: only what can be typed there is a default (the fuzzer found
+      // `= (1 - 1)` passing here and stopping every command that runs the game).
+      if (!is_literal_default(o->default_value)) {
+        diagnostics_.error(Code::kBadOption, o->default_value.span,
+                           "an option's default must be a literal: a number (as 3 or -1), true, false or an enum "
+                           "value, not an expression");
+      }
       if (o->range) {
         if (!type.is(Type::Kind::kInt)) {
           diagnostics_.error(Code::kBadOption, decl.span, "only an int option can have a range");
         } else if (o->range->first > o->range->second) {
           diagnostics_.error(Code::kEmptyRange, decl.span, fmt::format("the range {}..{} is empty", o->range->first,
                                                     o->range->second));
-        } else if (const auto* lit = std::get_if<ast::IntLit>(&o->default_value.node)) {
-          if (lit->value < o->range->first || lit->value > o->range->second) {
+        } else if (const std::optional<std::int64_t> value = literal_int(o->default_value)) {
+          if (*value < o->range->first || *value > o->range->second) {
             diagnostics_.error(Code::kBadOption, o->default_value.span,
-                               fmt::format("the default {} is outside the range {}..{}", lit->value,
+                               fmt::format("the default {} is outside the range {}..{}", *value,
                                            o->range->first, o->range->second));
           }
         }
