@@ -146,6 +146,7 @@ int run_simulate(const SimulateOptions& options) {
   stats.shards = shard.second;
   stats.labels = ir.labels;
   for (const grammar::SourceSpan& span : ir.label_spans) stats.label_places.push_back(machine->where(span));
+  stats.reached.assign(ir.labels.size(), 0);
   stats.fired.assign(ir.labels.size(), 0);
   // Ctrl-C or SIGTERM stops starting games; the statistics of the games played so far are
   // printed and saved.
@@ -191,7 +192,8 @@ int run_simulate(const SimulateOptions& options) {
     nlohmann::json saved = nullptr;
     if (options.logs.empty()) {
       // Every game is seeded, so a rerun faults in the same game; no file appears unasked.
-      fmt::print(stderr, "  no log was saved: run again with --logs DIR to save this game's log\n");
+      fmt::print(stderr, "  no log was saved: run again with --logs DIR to save this game's log as DIR/fault-game-{}.jsonl\n",
+                 index);
     } else {
       const std::string path = (std::filesystem::path(options.logs) / fmt::format("fault-game-{}.jsonl", index)).string();
       const std::string write_error = write_file_atomically(path, game_log(*machine, *config, index, options.max_moves));

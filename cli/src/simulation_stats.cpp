@@ -30,6 +30,7 @@ void SimulationStats::add(const ri::GameResult& result, std::int64_t index) {
     ++rounds[result.rounds];
     ++moves[result.moves];
   }
+  for (std::size_t l = 0; l < reached.size(); ++l) reached[l] += result.reached[l];
   for (std::size_t l = 0; l < fired.size(); ++l) fired[l] += result.fired[l];
 }
 
@@ -74,6 +75,7 @@ SimulationStats merge_stats(std::vector<SimulationStats> shards, const std::vect
   };
   const SimulationStats& head = shards[order.front()];
   const auto differs = [&](const SimulationStats& s) -> const char* {
+    if (s.version != head.version) return "the version of the statistics format (games are seeded differently)";
     if (s.source_hash != head.source_hash || s.ruleset != head.ruleset) return "the rules";
     if (s.file != head.file) return "the rule file's path";
     if (s.players_requested != head.players_requested) return "--players";
@@ -129,6 +131,9 @@ SimulationStats merge_stats(std::vector<SimulationStats> shards, const std::vect
     }
     for (const auto& [value, count] : s.rounds) add_count(out.rounds[value], count, in + ": \"rounds\"");
     for (const auto& [value, count] : s.moves) add_count(out.moves[value], count, in + ": \"moves\"");
+    for (std::size_t l = 0; l < s.reached.size(); ++l) {
+      add_count(out.reached[l], s.reached[l], fmt::format("{}: \"reached\" of label {}", in, l));
+    }
     for (std::size_t l = 0; l < s.fired.size(); ++l) {
       add_count(out.fired[l], s.fired[l], fmt::format("{}: \"fired\" of label {}", in, l));
     }
@@ -218,9 +223,14 @@ std::string stats_report(const SimulationStats& s, bool json) {
     out["no_winner"] = s.no_winner;
     out["rounds"] = distribution_json(round_stats);
     out["moves"] = distribution_json(move_stats);
-    nlohmann::json coverage = nlohmann::json::object();
-    for (std::size_t l = 0; l < s.fired.size(); ++l) coverage[s.labels[l]] = s.fired[l];
-    out["rule_coverage"] = coverage;
+    nlohmann::json reached = nlohmann::json::object();
+    for (std::size_t l = 0; l < s.reached.size(); ++l) reached[s.labels[l]] = s.reached[l];
+    out["rule_reached"] = reached;
+    if (!s.fired.empty() || s.labels.empty()) {
+      nlohmann::json coverage = nlohmann::json::object();
+      for (std::size_t l = 0; l < s.fired.size(); ++l) coverage[s.labels[l]] = s.fired[l];
+      out["rule_coverage"] = coverage;
+    }
     return json_text(out, 2) + "\n";
   }
   std::string out;
@@ -246,10 +256,22 @@ std::string stats_report(const SimulationStats& s, bool json) {
                               unlisted > 0 ? fmt::format(", and {} more, not listed", unlisted) : "");
   }
   out += fmt::format("stopped at the move cap ({} moves): {}{}\n", s.max_moves, s.capped, capped_list);
-  const auto never = static_cast<std::size_t>(std::count(s.fired.begin(), s.fired.end(), 0U));
-  out += fmt::format("rule coverage: {} of {} labelled rules fired\n", s.fired.size() - never, s.fired.size());
-  for (std::size_t l = 0; l < s.fired.size(); ++l) {
-    if (s.fired[l] == 0) out += fmt::format("  never fired: {} ({})\n", s.labels[l], s.label_places[l]);
+  const std::size_t labels = s.reached.size();
+  const auto unreached = static_cast<std::size_t>(std::count(s.reached.begin(), s.reached.end(), 0U));
+  if (s.fired.empty() && labels > 0) {
+    out += fmt::format("rule coverage: {} of {} labelled rules reached (a file of version {} does not say which fired)\n",
+                       labels - unreached, labels, s.version);
+  } else {
+    const auto never = static_cast<std::size_t>(std::count(s.fired.begin(), s.fired.end(), 0U));
+    out += fmt::format("rule coverage: {} of {} labelled rules fired, {} reached\n", labels - never, labels,
+                       labels - unreached);
+  }
+  for (std::size_t l = 0; l < labels; ++l) {
+    if (s.reached[l] == 0) {
+      out += fmt::format("  never reached: {} ({})\n", s.labels[l], s.label_places[l]);
+    } else if (!s.fired.empty() && s.fired[l] == 0) {
+      out += fmt::format("  reached, never fired: {} ({})\n", s.labels[l], s.label_places[l]);
+    }
   }
   return out;
 }

@@ -42,7 +42,16 @@ struct SimulationStats {
   std::vector<std::int64_t> capped_games;
   std::map<std::int64_t, std::int64_t> rounds;  // value -> games, finished games only
   std::map<std::int64_t, std::int64_t> moves;
-  std::vector<std::uint64_t> fired;  // per label, sized by whoever fills `labels`
+  // Per label, sized by whoever fills `labels`: how often a rule started, and how often it
+  // started and then acted (moved, dealt, shuffled, flipped or turned cards, set a variable,
+  // asked for a decision, swapped seats or ended the game). A labelled `if` is reached at
+  // every test but fires only when it acts. Files before version 3 counted starts as "fired":
+  // they read into `reached`, and `fired` stays empty (not recorded).
+  std::vector<std::uint64_t> reached;
+  std::vector<std::uint64_t> fired;
+  // The version of the file read (kStatsVersion when made here). Version 3 seeds games apart
+  // from earlier ones, so shards of different versions are not parts of one run.
+  int version = 3;
 
   // Folds in game `index`, which has no rule fault.
   void add(const interpreter::GameResult& result, std::int64_t index);
@@ -68,7 +77,7 @@ class StatsError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
-// Reads a statistics file (stats_file.cpp), version 1 or 2, checking that every count fits
+// Reads a statistics file (stats_file.cpp), version 1 to 3, checking that every count fits
 // the others: none negative, wins within the finished games, histograms that count every
 // finished game. Throws StatsError.
 SimulationStats stats_from_json(const nlohmann::json& j);

@@ -11,8 +11,10 @@ namespace rulebook::cli {
 
 namespace {
 
-// Version 2 lists only the first kCappedListed capped games; version 1 listed all of them.
-constexpr int kStatsVersion = 2;
+// Version 3 counts "reached" and "fired" apart (before, "fired" counted starts) and its games
+// are seeded apart from earlier versions'. Version 2 lists only the first kCappedListed
+// capped games; version 1 listed all of them.
+constexpr int kStatsVersion = 3;
 
 nlohmann::json histogram_json(const std::map<std::int64_t, std::int64_t>& h) {
   nlohmann::json out = nlohmann::json::array();
@@ -48,6 +50,7 @@ nlohmann::json stats_to_json(const SimulationStats& s) {
           {"capped_games", s.capped_games},
           {"rounds", histogram_json(s.rounds)},
           {"moves", histogram_json(s.moves)},
+          {"reached", s.reached},
           {"fired", s.fired}};
 }
 
@@ -89,13 +92,13 @@ std::int64_t count_field(const nlohmann::json& j, const char* key) {
   return whole_number(j.at(key), fmt::format("\"{}\"", key));
 }
 
-// `fired` counts rule firings, unsigned 64-bit like the interpreter's counters.
-std::vector<std::uint64_t> firing_counts(const nlohmann::json& j) {
+// `reached` and `fired` count rule starts, unsigned 64-bit like the interpreter's counters.
+std::vector<std::uint64_t> firing_counts(const nlohmann::json& j, const char* key) {
   std::vector<std::uint64_t> out;
-  const nlohmann::json& list = array_field(j, "fired");
+  const nlohmann::json& list = array_field(j, key);
   for (std::size_t l = 0; l < list.size(); ++l) {
     if (!list[l].is_number_unsigned()) {  // nlohmann stores 0 and up as unsigned, negatives as signed
-      throw StatsError(fmt::format("\"fired\" of label {} is not a whole number from 0 to {}", l,
+      throw StatsError(fmt::format("\"{}\" of label {} is not a whole number from 0 to {}", key, l,
                                    std::numeric_limits<std::uint64_t>::max()));
     }
     out.push_back(list[l].get<std::uint64_t>());
@@ -156,8 +159,12 @@ std::vector<std::int64_t> capped_games_field(const nlohmann::json& j, const Simu
 void check_counts(const SimulationStats& s) {
   const auto [first, last] = shard_range(s.games, s.shard, s.shards);
   if (s.played > last - first) throw StatsError("\"played\" is more than the shard's games");
-  if (s.label_places.size() != s.labels.size() || s.fired.size() != s.labels.size()) {
-    throw StatsError("\"labels\", \"label_places\" and \"fired\" differ in length");
+  if (s.label_places.size() != s.labels.size() || s.reached.size() != s.labels.size() ||
+      (s.version >= 3 && s.fired.size() != s.labels.size())) {
+    throw StatsError("\"labels\", \"label_places\", \"reached\" and \"fired\" differ in length");
+  }
+  for (std::size_t l = 0; l < s.fired.size(); ++l) {
+    if (s.fired[l] > s.reached[l]) throw StatsError(fmt::format("\"fired\" of label {} is more than \"reached\"", l));
   }
   if (s.wins.size() != s.automated.size()) throw StatsError("\"wins\" and \"automated\" differ in length");
   if (s.capped > s.played) throw StatsError("\"capped\" is more than \"played\"");
@@ -226,7 +233,13 @@ SimulationStats stats_from_json(const nlohmann::json& j) {
   s.capped_games = capped_games_field(j, s, version);
   s.rounds = histogram_field(j, "rounds", std::numeric_limits<std::int64_t>::max());
   s.moves = histogram_field(j, "moves", s.max_moves);
-  s.fired = firing_counts(j);
+  s.version = version;
+  if (version >= 3) {
+    s.reached = firing_counts(j, "reached");
+    s.fired = firing_counts(j, "fired");
+  } else {
+    s.reached = firing_counts(j, "fired");  // counted starts
+  }
   check_counts(s);
   return s;
 }

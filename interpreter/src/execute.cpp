@@ -92,9 +92,19 @@ void Executor::run() {
   if (s_.finished && sink_ != nullptr) sink_->ended(s_);
 }
 
+// The rule `label` and the rules around it act: each counts as fired once per start.
+void Executor::note_effect(std::int32_t label) {
+  while (label >= 0 && s_.acting[static_cast<std::size_t>(label)] == 0) {
+    s_.acting[static_cast<std::size_t>(label)] = 1;
+    ++s_.fired[static_cast<std::size_t>(label)];
+    label = ir_.label_parents[static_cast<std::size_t>(label)];
+  }
+}
+
 void Executor::step() {
   const Instr& in = ir_.code[static_cast<std::size_t>(s_.pc)];
   std::int32_t next = s_.pc + 1;
+  if (in.rule >= 0 && is_effect(in.code)) note_effect(in.rule);
   switch (in.code) {
     case OpCode::kLet: s_.locals[static_cast<std::size_t>(in.a)] = eval(in.b); break;
     case OpCode::kChoose:
@@ -238,7 +248,10 @@ void Executor::step() {
       for (HeldWrite& w : s_.held) apply_write(w.slot, w.add, std::move(w.value), in.span);
       s_.held.clear();
       break;
-    case OpCode::kFire: ++s_.fired[static_cast<std::size_t>(in.a)]; break;
+    case OpCode::kFire:
+      ++s_.reached[static_cast<std::size_t>(in.a)];
+      s_.acting[static_cast<std::size_t>(in.a)] = 0;
+      break;
     case OpCode::kRoundStart:
       ++s_.rounds;
       init_vars(true);

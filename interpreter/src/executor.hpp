@@ -136,6 +136,7 @@ class Executor {
   // Runs until a decision, the end, or a fault.
   void run();
   void step();
+  void note_effect(std::int32_t label);
   // Returns true when the game now waits for a move.
   bool choose(const Instr& in);
 

@@ -391,6 +391,7 @@ class Lowerer {
     ir_.labels.push_back(n.label.text);
     ir_.label_spans.push_back(n.label.span);
     const std::int32_t saved = current_rule_;
+    ir_.label_parents.push_back(saved);
     current_rule_ = label;
     Instr fire = make(OpCode::kFire, s);
     fire.a = label;

@@ -101,7 +101,9 @@ State Machine::start(const GameConfig& config, EventSink* sink) const {
     s.player_at[p] = static_cast<PlayerId>(p);
     s.vars[static_cast<std::size_t>(ir.vars[0].first_slot) + p] = Value::boolean(static_cast<std::int64_t>(p) >= s.num_players);
   }
+  s.reached.assign(ir.labels.size(), 0);
   s.fired.assign(ir.labels.size(), 0);
+  s.acting.assign(ir.labels.size(), 0);
   s.zones.resize(static_cast<std::size_t>(ir.zone_instances));
 
   Executor exec(*exec_, s, sink);

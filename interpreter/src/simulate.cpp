@@ -10,7 +10,13 @@
 namespace rulebook::interpreter {
 
 std::uint64_t game_seed(std::uint64_t seed, std::uint64_t index) {
-  std::uint64_t x = seed + index;
+  // The run's seed is first scrambled into a key, and the games count up from the key. With
+  // seed + index (as before) game i of seed s was game i-1 of seed s+1, so runs under
+  // "different" seeds shared all but one game. Now two runs of n games share a game only if
+  // their keys lie within n of each other: a chance of about 2n / 2^64.
+  std::uint64_t key_state = seed;
+  const std::uint64_t key = Rng::splitmix64(key_state);
+  std::uint64_t x = key + index;
   return Rng::splitmix64(x);
 }
 
@@ -36,6 +42,7 @@ GameResult play_random_game(const Machine& machine, const GameConfig& config, st
   result.moves = state.moves;
   result.fault = state.fault;
   if (state.fault) result.fault_state = machine.summary(state);
+  result.reached = state.reached;
   result.fired = state.fired;
   if (!state.fault) result.scores = machine.scores(state);
   return result;

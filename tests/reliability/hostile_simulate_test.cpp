@@ -154,7 +154,7 @@ TEST_CASE("hostile: a rule fault writes no log into the current folder without -
   CHECK(rc == 1);
   const std::string err = read_text(dir + "/err");
   CHECK(err.find("rule fault in game 0") != std::string::npos);
-  CHECK(err.find("no log was saved: run again with --logs DIR to save this game's log") != std::string::npos);
+  CHECK(err.find("no log was saved: run again with --logs DIR to save this game's log as DIR/fault-game-") != std::string::npos);
   CHECK(folder_listing(cwd).empty());
   // With --logs, the log is there, and only there.
   const int with_logs = run_in_folder(cwd, dir, fmt::format("simulate {} --games 5 --logs logs", rules));
@@ -312,13 +312,14 @@ TEST_CASE("hostile: merge refuses a sum that overflows, naming the file and the 
   const std::string dir = rulebook::test::temp_folder();
   for (int i = 0; i < 2; ++i) {
     nlohmann::json s = finished_stats(dir, fmt::format("{}.json", i), fmt::format(" --shard {}/2", i));
-    s["fired"][0] = std::numeric_limits<std::uint64_t>::max() - 1;  // each file alone is fine
+    s["reached"][0] = std::numeric_limits<std::uint64_t>::max() - 1;  // each file alone is fine
+    s["fired"][0] = std::numeric_limits<std::uint64_t>::max() - 1;
     write_text(fmt::format("{}/{}.json", dir, i), s.dump());
   }
   const auto r = run_rulebook(fmt::format("merge '{0}/1.json' '{0}/0.json'", dir));
   CHECK(r.exit_code == 2);
   CHECK(r.out.empty());
-  CHECK(r.err.find(fmt::format("error: {}/1.json: \"fired\" of label 0: the sum passes 18446744073709551615", dir)) !=
+  CHECK(r.err.find(fmt::format("error: {}/1.json: \"reached\" of label 0: the sum passes 18446744073709551615", dir)) !=
         std::string::npos);
   std::filesystem::remove_all(dir);
 }

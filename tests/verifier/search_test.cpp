@@ -121,7 +121,7 @@ void require_hits_replay(const ri::Machine& machine, const ri::GameConfig& confi
         CHECK(end.fault->rule == hit.index);
         break;
       case rv::SearchHit::What::kFired:
-        CHECK(end.fired[static_cast<std::size_t>(hit.index)] > 0);
+        CHECK(end.reached[static_cast<std::size_t>(hit.index)] > 0);
         break;
       case rv::SearchHit::What::kWon:
         CHECK(end.finished);
@@ -213,7 +213,7 @@ TEST_CASE("search: a rule behind 15 exact choices fires, by the shortest sequenc
   const auto machine = machine_for(kCombinationLock);
   ri::GameConfig config;
   for (const ri::GameResult& game : ri::simulate(*machine, config, 300, 1000, 1)) {
-    CHECK(game.fired[static_cast<std::size_t>(label_of(*machine, "open"))] == 0);
+    CHECK(game.reached[static_cast<std::size_t>(label_of(*machine, "open"))] == 0);
   }
 
   rv::SearchGoal goal;

@@ -119,6 +119,7 @@ ri::GameResult play_sample_game(const ri::Machine& machine, const ri::GameConfig
   result.rounds = state.rounds;
   result.moves = state.moves;
   result.fault = state.fault;
+  result.reached = state.reached;
   result.fired = state.fired;
   return result;
 }

@@ -20,7 +20,7 @@ struct SearchGoal {
   bool faults = true;                  // a state where the rules fault (State::fault set)
   std::vector<ri::ExprId> invariants;  // declared invariants (ir.invariants[i].condition):
                                        // false at a decision or at the end
-  std::vector<std::int32_t> labels;    // labelled rules to see fire (State::fired[label] > 0)
+  std::vector<std::int32_t> labels;    // labelled rules to see fire (State::reached[label] > 0)
   std::vector<ri::PlayerId> winners;   // seats to see win (State::winners)
   bool lassos = true;                  // a cycle of decisions the game can repeat forever
 };
@@ -68,7 +68,7 @@ SearchResult search_states(const ri::Machine& machine, const ri::GameConfig& con
                            SearchSymmetry symmetry = SearchSymmetry::kExact);
 
 // What search_states compares: the state as words, without the counters that only count
-// (rounds, moves, steps: no expression of the IR reads them) and with `fired` reduced to
+// (rounds, moves, steps: no expression of the IR reads them) and with `reached` reduced to
 // "has fired" for the goal's labels. Two states with equal words have the same future.
 void state_words(const ri::State& state, const SearchGoal& goal, SearchSymmetry symmetry,
                  std::vector<std::uint64_t>& words);

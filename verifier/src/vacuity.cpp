@@ -32,7 +32,7 @@ std::string vacuity_failure(Context& ctx) {
   }
   std::vector<bool> fired(ctx.ir.labels.size(), false);
   for (const ri::GameResult& g : ctx.sampling.games) {
-    for (std::size_t l = 0; l < fired.size() && l < g.fired.size(); ++l) fired[l] = fired[l] || g.fired[l] > 0;
+    for (std::size_t l = 0; l < fired.size() && l < g.reached.size(); ++l) fired[l] = fired[l] || g.reached[l] > 0;
   }
   for (std::size_t pc = 0; pc < ctx.ir.code.size(); ++pc) {
     const ri::Instr& in = ctx.ir.code[pc];

@@ -275,7 +275,7 @@ void check_reachability(Context& ctx, std::vector<Finding>& out) {
   const std::size_t labels = ctx.ir.labels.size();
   std::vector<bool> fired(labels, false);
   for (const ri::GameResult& g : ctx.sampling.games) {
-    for (std::size_t l = 0; l < labels && l < g.fired.size(); ++l) fired[l] = fired[l] || g.fired[l] > 0;
+    for (std::size_t l = 0; l < labels && l < g.reached.size(); ++l) fired[l] = fired[l] || g.reached[l] > 0;
   }
   std::vector<std::string> searched;
   for (const SearchHit& hit : ctx.search.hits) {
@@ -474,7 +474,7 @@ VerifyReport verify_setting(const ri::Machine& machine, const VerifyOptions& opt
   {
     std::vector<bool> fired(ir.labels.size(), false), won(static_cast<std::size_t>(setting.seats), false);
     for (const ri::GameResult& g : sampling.games) {
-      for (std::size_t l = 0; l < fired.size() && l < g.fired.size(); ++l) fired[l] = fired[l] || g.fired[l] > 0;
+      for (std::size_t l = 0; l < fired.size() && l < g.reached.size(); ++l) fired[l] = fired[l] || g.reached[l] > 0;
       for (const ri::PlayerId p : g.winners) {
         if (p >= 0 && p < setting.seats) won[static_cast<std::size_t>(p)] = true;
       }

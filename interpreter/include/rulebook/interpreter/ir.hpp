@@ -80,6 +80,19 @@ enum class OpCode : std::uint8_t {
   kRoundStart,   // per-round variables reset, round counter
 };
 
+// The instructions that act on the game: a labelled rule "fires" when one of them runs inside it
+// (simulate's coverage tells this from merely reaching the rule, as a labelled `if` is reached
+// at every test).
+constexpr bool is_effect(OpCode code) {
+  switch (code) {
+    case OpCode::kChoose: case OpCode::kMove: case OpCode::kDeal: case OpCode::kShuffle: case OpCode::kFlip:
+    case OpCode::kSet: case OpCode::kAdd: case OpCode::kSwapSeats: case OpCode::kEndGame:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // Flag bits of kMove / kDeal / kFlip / kSet / kAdd.
 inline constexpr std::uint8_t kFaceUp = 1;
 inline constexpr std::uint8_t kFaceDown = 2;
@@ -171,6 +184,7 @@ struct Ir {
   grammar::SourceSpan round_span;        // the `round` declaration, where a fault names the round
   std::vector<std::string> labels;       // rule labels by id
   std::vector<grammar::SourceSpan> label_spans;
+  std::vector<std::int32_t> label_parents;  // the enclosing labelled rule of each, or -1
   std::vector<ZoneInfo> zones;           // zone 0 is the builtin `box`
   std::int32_t zone_instances = 0;
   std::vector<std::uint8_t> instance_is_pile;  // by zone instance: ordered (pile) or not (set)

@@ -21,12 +21,14 @@ struct GameResult {
   bool capped = false;                 // stopped at the move cap
   std::optional<Fault> fault;
   std::string fault_state;             // with a fault: a summary of the state it stopped in
-  std::vector<std::uint32_t> fired;    // per rule label
+  std::vector<std::uint32_t> reached;  // per rule label: how often it started
+  std::vector<std::uint32_t> fired;    // per rule label: how often it started and then acted
   std::vector<std::vector<std::int64_t>> scores;
   std::vector<bool> automated;         // per player at the start
 };
 
-// The seed of game `index` of a run seeded with `seed` (SplitMix64 of seed + index).
+// The seed of game `index` of a run seeded with `seed`: SplitMix64 of key + index, where the key
+// is SplitMix64 of seed. Runs with different seeds share no games (but by a 64-bit coincidence).
 std::uint64_t game_seed(std::uint64_t seed, std::uint64_t index);
 
 // The seed of the random agent of a game: its choices never disturb the game's generator.

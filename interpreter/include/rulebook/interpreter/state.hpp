@@ -74,7 +74,9 @@ struct State {
   std::int64_t rounds = 0;
   std::int64_t moves = 0;
   std::int64_t steps = 0;  // instructions run, against endless loops without decisions
-  std::vector<std::uint32_t> fired;  // per rule label: how often it started
+  std::vector<std::uint32_t> reached;  // per rule label: how often it started
+  std::vector<std::uint32_t> fired;    // per rule label: how often it started and then acted
+  std::vector<std::uint8_t> acting;    // per rule label: it has acted since it last started
 };
 
 }  // namespace rulebook::interpreter
