@@ -8,7 +8,7 @@
 int main(int argc, char** argv) {
   CLI::App app{"rulebook: write card-game rules as text, check them, play and verify them"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("rulebook 0.1.0"));
+  app.set_version_flag("--version", std::string("rulebook " RULEBOOK_VERSION));
   // Global, and accepted after the subcommand too (fallthrough), as in `check --color never`.
   app.add_option_function<std::string>(
          "--color",
