@@ -1,5 +1,8 @@
-// `rulebook play FILE`: a game at the terminal. Human seats see their own view and a
-// numbered list of legal moves; the other seats are random agents.
+// `rulebook play FILE`: a game at the terminal. Human seats see what a player at the table
+// would know (the table view: their own hand, public zones, the others' card counts, the
+// scores), what happened since their last choice as they saw it (the Narrator), and a
+// numbered list of legal moves; the other seats are random agents. `--debug` adds the whole
+// state, hidden cards and variables included.
 #include <iostream>
 #include <memory>
 #include <random>
@@ -14,6 +17,8 @@
 #include "output.hpp"
 #include "rulebook/interpreter/agent.hpp"
 #include "rulebook/interpreter/log.hpp"
+#include "rulebook/interpreter/narrator.hpp"
+#include "rulebook/interpreter/table_view.hpp"
 
 namespace rulebook::cli {
 
@@ -25,29 +30,79 @@ struct PlayOptions {
   GameOptions game;
   std::vector<int> humans;
   std::string log;
+  bool debug = false;
 };
 
-void show_view(const ri::Machine& machine, const ri::State& state, const ri::View& view) {
+// The log writer and the narrator both listen to the game.
+class BothSinks : public ri::EventSink {
+ public:
+  BothSinks(ri::EventSink& first, ri::EventSink& second) : a_(first), b_(second) {}
+  bool shuffle_result(const ri::State& s, std::int32_t zone, std::vector<ri::CardId>& cards) override {
+    return a_.shuffle_result(s, zone, cards) || b_.shuffle_result(s, zone, cards);
+  }
+  void shuffled(const ri::State& s, std::int32_t zone) override {
+    a_.shuffled(s, zone);
+    b_.shuffled(s, zone);
+  }
+  void dealt(const ri::State& s, std::int32_t from, std::int32_t to, const std::vector<ri::CardId>& cards) override {
+    a_.dealt(s, from, to, cards);
+    b_.dealt(s, from, to, cards);
+  }
+  void moved(const ri::State& s, ri::CardId card, std::int32_t from, bool was_up) override {
+    a_.moved(s, card, from, was_up);
+    b_.moved(s, card, from, was_up);
+  }
+  void flipped(const ri::State& s, ri::CardId card, bool was_up) override {
+    a_.flipped(s, card, was_up);
+    b_.flipped(s, card, was_up);
+  }
+  void chose(const ri::State& s, ri::PlayerId p, std::int32_t rule, const ri::Value& choice, bool by_policy) override {
+    a_.chose(s, p, rule, choice, by_policy);
+    b_.chose(s, p, rule, choice, by_policy);
+  }
+  void round_ended(const ri::State& s) override {
+    a_.round_ended(s);
+    b_.round_ended(s);
+  }
+  void round_started(const ri::State& s) override {
+    a_.round_started(s);
+    b_.round_started(s);
+  }
+  void ended(const ri::State& s) override {
+    a_.ended(s);
+    b_.ended(s);
+  }
+  void stopped(const ri::State& s, std::int64_t max_moves) override {
+    a_.stopped(s, max_moves);
+    b_.stopped(s, max_moves);
+  }
+
+ private:
+  ri::EventSink& a_;
+  ri::EventSink& b_;
+};
+
+// What happened since `player`'s last choice, as it saw it.
+void show_story(ri::Narrator& narrator, const ri::State& state, ri::PlayerId player, bool first, bool several_humans) {
+  const std::vector<std::string> lines = narrator.take(state, player);
+  if (lines.empty()) return;
+  fmt::print("{}since {}:\n", several_humans ? fmt::format("player {}, ", player) : std::string(),
+             first ? "the game began" : "your last choice");
+  for (const std::string& line : lines) fmt::print("  - {}\n", line);
+}
+
+void show_view(const ri::Machine& machine, const ri::State& state, ri::PlayerId player, const std::vector<std::string>& names,
+               bool first, bool debug) {
   const ri::Ir& ir = machine.ir();
-  fmt::print("\n== round {}, player {} (seat {}) to choose", view.rounds, view.viewer,
-             view.seat_of[static_cast<std::size_t>(view.viewer)]);
-  if (view.rule >= 0) {
-    fmt::print(": rule {} ({})", ir.labels[static_cast<std::size_t>(view.rule)],
-               machine.where(ir.label_spans[static_cast<std::size_t>(view.rule)]));
+  const ri::Decision& d = *state.decision;
+  fmt::print("== player {} (seat {}), your choice", player, state.seat_of[static_cast<std::size_t>(player)]);
+  if (d.rule >= 0) {
+    fmt::print(": rule {} ({})", ir.labels[static_cast<std::size_t>(d.rule)], machine.where(ir.label_spans[static_cast<std::size_t>(d.rule)]));
   }
   fmt::print("\n");
-  for (const ri::ZoneView& z : view.zones) {
-    if (z.cards.empty()) continue;
-    std::vector<std::string> cards;
-    for (std::size_t i = 0; i < z.cards.size(); ++i) {
-      cards.push_back(z.cards[i] ? machine.card_name(state, *z.cards[i]) + (z.face_up[i] ? "" : "*") : "##");
-    }
-    fmt::print("  {:<18} {}\n", z.name, fmt::join(cards, " "));
-  }
-  std::vector<std::string> vars;
-  for (const auto& [name, value] : view.vars) vars.push_back(fmt::format("{}={}", name, machine.value_text(state, value)));
-  fmt::print("  {}\n", fmt::join(vars, "  "));
-  fmt::print("(## a card you cannot see, * face down; piles bottom to top)\n");
+  fmt::print("{}", ri::render_table_view(machine, state, ri::table_view(machine, state, player), names, ""));
+  if (first) fmt::print("{}\n", ri::table_view_legend());
+  if (debug) fmt::print("-- debug: the whole state, hidden cards included --\n{}\n", machine.summary(state));
 }
 
 int run_play(const PlayOptions& options) {
@@ -60,9 +115,14 @@ int run_play(const PlayOptions& options) {
   std::set<int> humans(options.humans.begin(), options.humans.end());
   if (humans.empty()) humans.insert(0);
   ri::LogWriter log(*machine, *config);
+  // Players are called by number (as the legal moves name them), for every seat the rules may have.
+  std::vector<std::string> names;
+  for (std::int64_t p = 0; p < machine->ir().seats; ++p) names.push_back(fmt::format("player {}", p));
+  ri::Narrator narrator(*machine, std::vector<ri::PlayerId>(humans.begin(), humans.end()), names);
+  BothSinks sinks(log, narrator);
   ri::State state;
   try {
-    state = machine->start(*config, &log);
+    state = machine->start(*config, &sinks);
   } catch (const ri::ConfigError& e) {
     fmt::print(stderr, "error: {}\n", e.what());
     return kExitBadInput;
@@ -76,14 +136,18 @@ int run_play(const PlayOptions& options) {
   fmt::print("{} — seed {} (replay this game with --seed {})\n", machine->ir().title, config->seed, config->seed);
   ri::RandomAgent agent(config->seed ^ 0x5eed0a9e47ULL);
   bool abandoned = false;
+  std::set<int> told;  // the humans who have chosen once
   while (!state.finished) {
     const ri::PlayerId player = state.decision->player;
     if (humans.count(player) == 0) {
-      machine->apply(state, agent.choose(machine->view(state, player, agent.detail())), &log);
+      machine->apply(state, agent.choose(machine->view(state, player, agent.detail())), &sinks);
       continue;
     }
-    const ri::View view = machine->view(state, player);
-    show_view(*machine, state, view);
+    const ri::View view = machine->view(state, player, ri::ViewDetail::kDecisionOnly);
+    fmt::print("\n");
+    const bool first = told.insert(player).second;
+    show_story(narrator, state, player, first, humans.size() > 1);
+    show_view(*machine, state, player, names, first, options.debug);
     for (std::size_t i = 0; i < view.legal.size(); ++i) {
       fmt::print("  {:>3}) {}\n", i + 1, machine->value_text(state, view.legal[i]));
     }
@@ -109,7 +173,7 @@ int run_play(const PlayOptions& options) {
       fmt::print("please type a number from 1 to {}\n", view.legal.size());
     }
     if (abandoned) break;
-    machine->apply(state, picked, &log);
+    machine->apply(state, picked, &sinks);
   }
   int result = kExitOk;
   if (abandoned) {
@@ -122,6 +186,8 @@ int run_play(const PlayOptions& options) {
                machine->where(f.span), machine->summary(state));
     result = kExitFinding;
   } else {
+    fmt::print("\n");
+    for (const int h : humans) show_story(narrator, state, h, told.count(h) == 0, humans.size() > 1);
     std::vector<std::string> winners;
     for (const ri::PlayerId w : state.winners) winners.push_back(fmt::format("player {}", w));
     fmt::print("\ngame over after {} round{}: {}\n", state.rounds, state.rounds == 1 ? "" : "s",
@@ -151,6 +217,7 @@ void add_play_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--human", options->humans, "A seat you play (repeatable; default: seat 0)")
       ->transform(whole_number(0, 63));
   cmd->add_option("--log", options->log, "Write the game's log to this file");
+  cmd->add_flag("--debug", options->debug, "Also print the whole state at each choice: every card (hidden ones too) and every variable");
   cmd->callback([options, &exit_code] { exit_code = run_play(*options); });
 }
 

@@ -14,6 +14,7 @@
 #include "commands.hpp"
 #include "game_setup.hpp"
 #include "output.hpp"
+#include "replay_views.hpp"
 #include "rulebook/interpreter/replay.hpp"
 
 namespace rulebook::cli {
@@ -30,6 +31,8 @@ struct ReplayCommandOptions {
   bool strict = false;
   bool partial = false;
   std::string format = "text";
+  std::string show_state;  // "", "step" or "round"
+  std::string as = "table";
 };
 
 const char* outcome_name(ri::ReplayOutcome outcome) {
@@ -72,7 +75,7 @@ std::vector<std::string> named(const ri::ReplayResult& r, const std::vector<ri::
 }
 
 nlohmann::json result_json(const ri::Machine& machine, const std::string& path, const ri::ReplayResult& r,
-                           const grammar::SourceManager& sources) {
+                           const grammar::SourceManager& sources, std::optional<ri::PlayerId> viewer) {
   nlohmann::json j;
   j["log"] = path;
   j["result"] = outcome_name(r.outcome);
@@ -99,6 +102,11 @@ nlohmann::json result_json(const ri::Machine& machine, const std::string& path, 
       for (std::size_t i = 0; i < values.size(); ++i) scores[machine.ir().scores[i].name] = values[i];
       j["scores"] = scores;
     }
+    j["round_scores"] = round_ends_json(machine, r);
+    if (viewer) {
+      j["as"] = *viewer == ri::kTableViewer ? std::string("table") : r.seat_names[static_cast<std::size_t>(*viewer)];
+      j["states"] = snapshots_json(machine, r, *viewer);
+    }
   }
   if (!r.waiting.empty()) {
     j["waiting"] = {{"what", r.waiting}, {"player", r.waiting_player}, {"rule", r.waiting_rule}, {"legal", r.waiting_legal}};
@@ -107,7 +115,7 @@ nlohmann::json result_json(const ri::Machine& machine, const std::string& path, 
   if (!r.trace.empty()) {
     nlohmann::json trace = nlohmann::json::array();
     for (const ri::ReplayStep& s : r.trace) {
-      trace.push_back({{"step", s.step}, {"line", s.line}, {"player", s.player}, {"choice", s.choice},
+      trace.push_back({{"step", s.step}, {"line", s.line}, {"player", s.player}, {"choice", choice_seen(r, s, viewer)},
                        {"rule", s.rule}, {"at", s.at}, {"policy", s.by_policy}});
     }
     j["trace"] = trace;
@@ -115,11 +123,8 @@ nlohmann::json result_json(const ri::Machine& machine, const std::string& path, 
   return j;
 }
 
-void print_text(const ri::Machine& machine, const std::string& path, const ri::ReplayResult& r) {
-  for (const ri::ReplayStep& s : r.trace) {
-    fmt::print("step {:>4}  {:<10} {:<8} {:<22} {:<24} {}{}\n", s.step, s.line == 0 ? std::string("(unlogged)") : fmt::format("line {}", s.line),
-               s.player, s.choice, s.rule.empty() ? std::string("-") : s.rule, s.at, s.by_policy ? "  (policy)" : "");
-  }
+void print_text(const ri::Machine& machine, const std::string& path, const ri::ReplayResult& r, ri::PlayerId viewer) {
+  print_replay_trace(machine, r, viewer);
   fmt::print("{}: {}\n", path, status_text(r));
   if (r.outcome == ri::ReplayOutcome::kOk && !r.waiting.empty()) {
     fmt::print("  next: {}\n", r.waiting);
@@ -153,8 +158,12 @@ int run_replay(const ReplayCommandOptions& options) {
   replay_options.options = *option_values;
   replay_options.strict = options.strict;
   replay_options.partial = options.partial;
-  replay_options.trace = options.trace;
   const bool json = options.format == "json";
+  replay_options.trace = options.trace || options.show_state == "step";
+  // Round scores are cheap (one evaluation a round): JSON always has them, text with a trace.
+  replay_options.round_scores = json || replay_options.trace || !options.show_state.empty();
+  if (options.show_state == "step") replay_options.snapshots = ri::ReplayOptions::Snapshots::kStep;
+  if (options.show_state == "round") replay_options.snapshots = ri::ReplayOptions::Snapshots::kRound;
   const bool color = stderr_wants_color();
   nlohmann::json out = {{"ruleset", machine->ir().title}, {"logs", nlohmann::json::array()}};
   for (const std::string& path : options.logs) {
@@ -175,14 +184,25 @@ int run_replay(const ReplayCommandOptions& options) {
     // logs does not keep them all in memory.
     grammar::SourceManager log_sources = sources;
     const grammar::FileId log_file = log_sources.add(path, std::move(*text));
-    const ri::ReplayResult result = ri::replay(*machine, log_sources, log_file, replay_options);
+    ri::ReplayResult result = ri::replay(*machine, log_sources, log_file, replay_options);
     exit_code = std::max(exit_code, exit_code_of(result.outcome));
+    // Who sees the states: the log's header names the players, so `--as` is read now.
+    std::optional<ri::PlayerId> viewer;
+    if (!options.show_state.empty() && !result.seat_names.empty()) {
+      std::string as_error;
+      viewer = viewer_named(options.as, result.seat_names, as_error);
+      if (!viewer) {
+        fmt::print(stderr, "error: {}: {}\n", path, as_error);
+        exit_code = std::max(exit_code, kExitBadInput);
+        result.snapshots.clear();
+      }
+    }
     if (json) {
-      out["logs"].push_back(result_json(*machine, path, result, log_sources));
+      out["logs"].push_back(result_json(*machine, path, result, log_sources, viewer));
       continue;
     }
     for (const grammar::Diagnostic& d : result.diagnostics.items()) fmt::print(stderr, "{}", grammar::render_text(d, log_sources, color));
-    print_text(*machine, path, result);
+    print_text(*machine, path, result, viewer.value_or(ri::kTableViewer));
   }
   if (json) fmt::print("{}\n", json_text(out, 2));
   return exit_code;
@@ -202,6 +222,14 @@ void add_replay_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--strict", options->strict, "A log written for other rule files (hash) is an error, not a warning");
   cmd->add_flag("--partial", options->partial, "Accept a log that stops before the game ends (a game in progress)");
   cmd->add_option("--format", options->format, "Output format")->check(CLI::IsMember({"text", "json"}))->default_str("text");
+  CLI::Option* show = cmd->add_option("--show-state", options->show_state,
+                                      "Print the zones, cards, scores and whose turn it is after every step (and the scores at every round's end), or at the end of every round")
+                          ->check(CLI::IsMember({"step", "round"}))
+                          ->type_name("step|round");
+  cmd->add_option("--as", options->as, "Whose view --show-state prints: a player (name or number in the log) or the table (public cards only)")
+      ->type_name("SEAT|table")
+      ->default_str("table")
+      ->needs(show);
   cmd->callback([options, &exit_code] { exit_code = run_replay(*options); });
 }
 

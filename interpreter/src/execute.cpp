@@ -115,16 +115,22 @@ void Executor::step() {
       if (moved.kind == Kind::kCard) {  // most moves are of one card: no list
         const CardId c = card_arg(moved, in.span);
         const std::int32_t target = zone_instance(eval(in.b), in.span);
+        const std::int32_t from = s_.card_zone[static_cast<std::size_t>(c)];
+        const bool was_up = s_.card_face_up[static_cast<std::size_t>(c)] != 0;
         take_out(c);
         put(c, target, (in.flags & kAtBottom) != 0, 0, in.flags);
+        if (sink_ != nullptr) sink_->moved(s_, c, from, was_up);
         break;
       }
       const std::vector<CardId> cards = card_list(moved, in.span);
       const std::int32_t target = zone_instance(eval(in.b), in.span);
       std::size_t position = 0;
       for (const CardId c : cards) {
+        const std::int32_t from = s_.card_zone[static_cast<std::size_t>(c)];
+        const bool was_up = s_.card_face_up[static_cast<std::size_t>(c)] != 0;
         take_out(c);
         put(c, target, (in.flags & kAtBottom) != 0, position++, in.flags);
+        if (sink_ != nullptr) sink_->moved(s_, c, from, was_up);
       }
       break;
     }
@@ -174,7 +180,9 @@ void Executor::step() {
     }
     case OpCode::kFlip:
       for (const CardId c : card_list(eval(in.a), in.span)) {
+        const bool was_up = s_.card_face_up[static_cast<std::size_t>(c)] != 0;
         s_.card_face_up[static_cast<std::size_t>(c)] = (in.flags & kFaceUp) != 0 ? 1 : 0;
+        if (sink_ != nullptr) sink_->flipped(s_, c, was_up);
       }
       break;
     case OpCode::kSet:
@@ -253,6 +261,7 @@ void Executor::step() {
       s_.acting[static_cast<std::size_t>(in.a)] = 0;
       break;
     case OpCode::kRoundStart:
+      if (sink_ != nullptr && s_.rounds > 0) sink_->round_ended(s_);
       ++s_.rounds;
       init_vars(true);
       if (sink_ != nullptr) sink_->round_started(s_);

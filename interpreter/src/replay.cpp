@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "replayer.hpp"
+#include "rulebook/interpreter/table_view.hpp"
 
 namespace rulebook::interpreter::detail {
 
@@ -20,10 +21,43 @@ void Replayer::record_step(std::uint32_t line, PlayerId player, const Value& cho
   ++result_.steps;
   if (!options_.trace) return;
   const std::int32_t rule = ir_.code[static_cast<std::size_t>(instr)].rule;
-  result_.trace.push_back(ReplayStep{result_.steps, line, names_.who(player),
-                                     names_.notation(state, choice),
-                                     rule >= 0 ? ir_.labels[static_cast<std::size_t>(rule)] : std::string(),
-                                     machine_.where(ir_.code[static_cast<std::size_t>(instr)].span), by_policy});
+  ReplayStep step{result_.steps, line, names_.who(player),
+                  names_.notation(state, choice),
+                  rule >= 0 ? ir_.labels[static_cast<std::size_t>(rule)] : std::string(),
+                  machine_.where(ir_.code[static_cast<std::size_t>(instr)].span), by_policy};
+  // The cards of the choice, where they lie now, decide who saw what was chosen.
+  std::vector<CardId> cards;
+  if (choice.kind == Kind::kCard && choice.scalar >= 0) cards.push_back(static_cast<CardId>(choice.scalar));
+  if (choice.kind == Kind::kSet && choice.element == Kind::kCard) {
+    for (const std::int64_t c : choice.items) cards.push_back(static_cast<CardId>(c));
+  }
+  for (const CardId c : cards) {
+    for (PlayerId p = 0; p < state.num_seats && p < 63; ++p) {
+      if (!sees_card(ir_, state, c, p)) step.unseen_by |= std::uint64_t{1} << p;
+    }
+    if (!sees_card(ir_, state, c, kTableViewer)) step.unseen_by |= std::uint64_t{1} << 63;
+  }
+  step.secret = state.holding || (state.decision && state.decision->secret);
+  result_.trace.push_back(std::move(step));
+}
+
+void Replayer::record_round_end(const State& state, bool game_ended) {
+  if (options_.round_scores) result_.round_ends.push_back(RoundEnd{state.rounds, result_.steps, game_ended, machine_.scores(state)});
+  if (options_.snapshots == ReplayOptions::Snapshots::kRound) result_.snapshots.push_back(ReplaySnapshot{result_.steps, true, state});
+}
+
+void Replayer::snapshot_step(const State& state) {
+  if (options_.snapshots != ReplayOptions::Snapshots::kStep) return;
+  // Policies decided during the last apply are steps too: the state is the one the rules
+  // wait in after all of them, so a step already shown is not shown again.
+  if (!result_.snapshots.empty() && result_.snapshots.back().after_step == result_.steps) return;
+  result_.snapshots.push_back(ReplaySnapshot{result_.steps, false, state});
+}
+
+void Replayer::round_ended(const State& state) { record_round_end(state, false); }
+
+void Replayer::ended(const State& state) {
+  if (!state.fault && state.rounds > 0) record_round_end(state, true);
 }
 
 bool Replayer::shuffle_result(const State& state, std::int32_t zone, std::vector<CardId>& cards) {
@@ -186,6 +220,7 @@ void Replayer::check_move(State& state, const LogEvent& event) {
   record_step(event.line.number, player, choice, decision.instr, false, state);
   reader_.advance();
   machine_.apply(state, static_cast<std::size_t>(it - decision.options.begin()), this);
+  snapshot_step(state);
 }
 
 void Replayer::cut(const LogEvent& event, const State& state) const {
@@ -286,6 +321,7 @@ LogEnded Replayer::ended_at(const State& state) const {
 }
 
 void Replayer::play(State& state) {
+  snapshot_step(state);  // where the first decision waits (or the end)
   while (!state.finished) {
     const LogEvent* event = reader_.peek();
     if (event == nullptr) throw ended_at(state);

@@ -60,6 +60,8 @@ class Replayer : public EventSink {
   void dealt(const State& state, std::int32_t from, std::int32_t to, const std::vector<CardId>& cards) override;
   void chose(const State& state, PlayerId player, std::int32_t rule, const Value& choice, bool by_policy) override;
   void round_started(const State& state) override;
+  void round_ended(const State& state) override;
+  void ended(const State& state) override;
 
  private:
   GameConfig read_header();
@@ -78,6 +80,11 @@ class Replayer : public EventSink {
   [[nodiscard]] std::int32_t rule_of(const LogLine& line, LogValue body) const;
   // The logged choice, read as a value of the decision's type.
   [[nodiscard]] Value choice_of(const State& state, const LogLine& line, LogValue j, const Value& shape);
+
+  // For --show-state and round scores: a round is over (the last one when the game ended).
+  void record_round_end(const State& state, bool game_ended);
+  // A copy of the state after the steps so far, when snapshots at steps are asked for.
+  void snapshot_step(const State& state);
 
   [[nodiscard]] std::string rule_text(std::int32_t rule) const;
   [[nodiscard]] std::string waiting_text(const State& state) const;

@@ -46,6 +46,15 @@ class EventSink {
                      const std::vector<CardId>& /*cards*/) {}
   virtual void chose(const State& /*state*/, PlayerId /*player*/, std::int32_t /*rule*/,
                      const Value& /*choice*/, bool /*by_policy*/) {}
+  // A card a `move` took from zone instance `from`; it now lies where `state` says, with its
+  // new facing (`was_face_up`: the facing it had). Deals are `dealt`. For views that tell a
+  // player what happened: who could see the card depends on both zones and both facings.
+  virtual void moved(const State& /*state*/, CardId /*card*/, std::int32_t /*from*/, bool /*was_face_up*/) {}
+  // A card a `flip` turned (it may already have lain that way).
+  virtual void flipped(const State& /*state*/, CardId /*card*/, bool /*was_face_up*/) {}
+  // Round `state.rounds` is over and the next one starts, before per-round variables reset:
+  // the scores as the round left them. The last round ends with `ended`.
+  virtual void round_ended(const State& /*state*/) {}
   virtual void round_started(const State& /*state*/) {}
   virtual void ended(const State& /*state*/) {}
   // The game was stopped from outside (a simulation's move cap), not ended by its rules.

@@ -22,6 +22,11 @@ struct ReplayOptions {
   bool strict = false;   // a log written for other rule files (hash) is an error, not a warning
   bool partial = false;  // a log may stop before the game ends (a game in progress)
   bool trace = false;    // keep every step in the result
+  bool round_scores = false;  // keep the scores at the end of every round (ReplayResult::round_ends)
+  // Keep copies of the state for `--show-state`: at every decision the rules wait for (and
+  // at the end), or at the end of every round.
+  enum class Snapshots { kNone, kStep, kRound };
+  Snapshots snapshots = Snapshots::kNone;
 };
 
 enum class ReplayOutcome {
@@ -40,6 +45,26 @@ struct ReplayStep {
   std::string rule;              // label of the rule that asked, or "" when unlabelled
   std::string at;                // file:line of the choice in the rules
   bool by_policy = false;        // an automated seat's decision
+  // Who could not see the choice when it was made, for a trace shown as one player sees the
+  // game: bit p for player p when the choice holds a card p could not see, bit 63 for the
+  // table; `secret` when it was made inside `simultaneous` (the others learn it later).
+  std::uint64_t unseen_by = 0;
+  bool secret = false;
+};
+
+// The end of a round: the scores as it left them, before the next round's reset.
+struct RoundEnd {
+  std::int64_t round = 0;
+  std::int64_t after_step = 0;   // the steps taken when it ended
+  bool game_ended = false;       // the last round: the game ended with it
+  std::vector<std::vector<std::int64_t>> scores;  // by declared score, then by player
+};
+
+// The state at a point of the replay (ReplayOptions::snapshots).
+struct ReplaySnapshot {
+  std::int64_t after_step = 0;   // the steps taken; 0: before the first
+  bool round_end = false;        // taken at the end of round `state.rounds`
+  State state;
 };
 
 struct ReplayResult {
@@ -59,6 +84,8 @@ struct ReplayResult {
   std::string waiting_rule;
   std::vector<std::string> waiting_legal;
   std::vector<ReplayStep> trace;
+  std::vector<RoundEnd> round_ends;        // with ReplayOptions::round_scores
+  std::vector<ReplaySnapshot> snapshots;   // with ReplayOptions::snapshots, in order
 };
 
 // Replays the log `log_file` of `sources` against `machine`. Never throws for bad input:

@@ -1,0 +1,123 @@
+// `replay --trace` and `--show-state` output between the steps (replay_views.hpp).
+#include "replay_views.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+namespace rulebook::cli {
+
+namespace {
+
+namespace ri = rulebook::interpreter;
+
+void print_round_end(const ri::Machine& machine, const ri::RoundEnd& end, const std::vector<std::string>& names) {
+  const std::string scores = ri::scores_text(machine.ir(), end.scores, names);
+  fmt::print("round {} ends after step {}{}{}{}\n", end.round, end.after_step, end.game_ended ? ", and the game with it" : "",
+             scores.empty() ? "" : ": ", scores);
+}
+
+void print_snapshot(const ri::Machine& machine, const ri::ReplaySnapshot& snapshot, const std::vector<std::string>& names,
+                    ri::PlayerId viewer) {
+  const ri::TableView view = ri::table_view(machine, snapshot.state, viewer);
+  fmt::print("{}", ri::render_table_view(machine, snapshot.state, view, names, "    "));
+}
+
+}  // namespace
+
+std::string choice_seen(const ri::ReplayResult& r, const ri::ReplayStep& step, std::optional<ri::PlayerId> viewer) {
+  // The full log is no one's view: a trace shown as someone sees the game hides what they did not see.
+  if (!viewer || r.snapshots.empty()) return step.choice;
+  const bool own = *viewer != ri::kTableViewer && step.player == r.seat_names[static_cast<std::size_t>(*viewer)];
+  if (own) return step.choice;
+  if (step.secret) return "(in secret)";
+  const int bit = *viewer == ri::kTableViewer ? 63 : *viewer;
+  if (bit < 64 && ((step.unseen_by >> bit) & 1U) != 0) return "(hidden)";
+  return step.choice;
+}
+
+std::optional<ri::PlayerId> viewer_named(const std::string& as, const std::vector<std::string>& names, std::string& error) {
+  if (as == "table") return ri::kTableViewer;
+  const auto it = std::find(names.begin(), names.end(), as);
+  if (it != names.end()) return static_cast<ri::PlayerId>(it - names.begin());
+  const bool digits = !as.empty() && as.size() <= 3 && std::all_of(as.begin(), as.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (digits) {
+    const long number = std::strtol(as.c_str(), nullptr, 10);
+    if (static_cast<std::size_t>(number) < names.size()) return static_cast<ri::PlayerId>(number);
+  }
+  error = fmt::format("--as {}: the log's players are {} (by name or number from 0), or give table", as, fmt::join(names, ", "));
+  return std::nullopt;
+}
+
+void print_replay_trace(const ri::Machine& machine, const ri::ReplayResult& r, ri::PlayerId viewer) {
+  const std::vector<std::string>& names = r.seat_names;
+  if (!r.snapshots.empty()) {
+    fmt::print("states as {} sees them {}\n", viewer == ri::kTableViewer ? std::string("the table") : names[static_cast<std::size_t>(viewer)],
+               ri::table_view_legend());
+  }
+  std::size_t next_end = 0, next_snapshot = 0;
+  // Round ends and states kept after `steps` steps; a round's end comes before the state the
+  // rules then wait in.
+  const auto flush = [&](std::int64_t steps) {
+    while (next_end < r.round_ends.size() && r.round_ends[next_end].after_step <= steps) {
+      const ri::RoundEnd& end = r.round_ends[next_end++];
+      print_round_end(machine, end, names);
+      if (next_snapshot < r.snapshots.size() && r.snapshots[next_snapshot].round_end &&
+          r.snapshots[next_snapshot].after_step == end.after_step) {
+        print_snapshot(machine, r.snapshots[next_snapshot++], names, viewer);
+      }
+    }
+    while (next_snapshot < r.snapshots.size() && r.snapshots[next_snapshot].after_step <= steps) {
+      const ri::ReplaySnapshot& s = r.snapshots[next_snapshot++];
+      if (s.after_step == 0) fmt::print("before step 1\n");
+      print_snapshot(machine, s, names, viewer);
+    }
+  };
+  flush(0);
+  for (const ri::ReplayStep& s : r.trace) {
+    // The steps taken before this one, that the trace left out, are over: what came after them shows first.
+    flush(s.step - 1);
+    fmt::print("step {:>4}  {:<10} {:<8} {:<22} {:<24} {}{}\n", s.step,
+               s.line == 0 ? std::string("(unlogged)") : fmt::format("line {}", s.line), s.player, choice_seen(r, s, viewer),
+               s.rule.empty() ? std::string("-") : s.rule, s.at, s.by_policy ? "  (policy)" : "");
+  }
+  flush(r.steps);
+}
+
+nlohmann::json round_ends_json(const ri::Machine& machine, const ri::ReplayResult& r) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const ri::RoundEnd& end : r.round_ends) {
+    nlohmann::json scores = nlohmann::json::object();
+    for (std::size_t i = 0; i < end.scores.size(); ++i) scores[machine.ir().scores[i].name] = end.scores[i];
+    out.push_back({{"round", end.round}, {"after_step", end.after_step}, {"game_ended", end.game_ended}, {"scores", scores}});
+  }
+  return out;
+}
+
+nlohmann::json snapshots_json(const ri::Machine& machine, const ri::ReplayResult& r, ri::PlayerId viewer) {
+  const std::vector<std::string>& names = r.seat_names;
+  nlohmann::json out = nlohmann::json::array();
+  for (const ri::ReplaySnapshot& s : r.snapshots) {
+    const ri::TableView view = ri::table_view(machine, s.state, viewer);
+    nlohmann::json zones = nlohmann::json::object();
+    for (const ri::TableZone& z : view.zones) {
+      nlohmann::json cards = nlohmann::json::array();
+      for (const auto& c : z.cards) cards.push_back(c ? nlohmann::json(machine.card_name(s.state, *c)) : nlohmann::json(nullptr));
+      zones[ri::zone_display_name(machine.ir(), z.instance, names)] = {{"count", z.cards.size()}, {"cards", cards}, {"face_up", z.face_up}};
+    }
+    nlohmann::json scores = nlohmann::json::object();
+    for (std::size_t i = 0; i < view.scores.size(); ++i) scores[machine.ir().scores[i].name] = view.scores[i];
+    nlohmann::json j = {{"after_step", s.after_step}, {"round_end", s.round_end}, {"round", view.round}, {"moves", view.moves},
+                        {"zones", zones}, {"scores", scores}, {"finished", view.finished}};
+    if (view.to_move) {
+      j["to_move"] = names[static_cast<std::size_t>(*view.to_move)];
+      j["rule"] = view.rule >= 0 ? nlohmann::json(machine.ir().labels[static_cast<std::size_t>(view.rule)]) : nlohmann::json(nullptr);
+      j["secret"] = view.secret;
+    }
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+}  // namespace rulebook::cli

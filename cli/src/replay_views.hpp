@@ -1,0 +1,39 @@
+// What `replay --trace` and `--show-state` print between the steps: the scores at the end of
+// every round and the table view (interpreter/table_view.hpp) after steps or rounds, as one
+// player or the table sees it; and the same as JSON.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "rulebook/interpreter/replay.hpp"
+#include "rulebook/interpreter/table_view.hpp"
+
+namespace rulebook::cli {
+
+// `--as`: `table`, a player's name in the log, or a player's number. Nothing (and `error`
+// set) when the log has no such player.
+std::optional<interpreter::PlayerId> viewer_named(const std::string& as, const std::vector<std::string>& names,
+                                                  std::string& error);
+
+// A step's choice as `viewer` saw it when it was made: a card it could not see and a choice
+// made in secret by another player are hidden. Without a viewer (no --show-state), the log's.
+std::string choice_seen(const interpreter::ReplayResult& result, const interpreter::ReplayStep& step,
+                        std::optional<interpreter::PlayerId> viewer);
+
+// The steps (with --trace), each round's end with its scores, and the states kept, in the
+// order they happened. `viewer` is who sees the states.
+void print_replay_trace(const interpreter::Machine& machine, const interpreter::ReplayResult& result,
+                        interpreter::PlayerId viewer);
+
+// `{"round": 1, "after_step": 23, "game_ended": false, "scores": {"score_cards": [0, 1]}}` per round.
+nlohmann::json round_ends_json(const interpreter::Machine& machine, const interpreter::ReplayResult& result);
+
+// The states kept, as `viewer` sees them: hidden cards are null, counts are kept.
+nlohmann::json snapshots_json(const interpreter::Machine& machine, const interpreter::ReplayResult& result,
+                              interpreter::PlayerId viewer);
+
+}  // namespace rulebook::cli
