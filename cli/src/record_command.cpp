@@ -45,7 +45,8 @@ std::string listed(const std::vector<std::string>& options) {
 
 void ask(const ri::Question& q) {
   if (q.kind == ri::Question::Kind::kReveal) {
-    fmt::print("\n[round {}] {} card{} from {} into {}: which? ", q.round, q.count, q.count == 1 ? "" : "s", q.from, q.zone);
+    fmt::print("\n[round {}] {} card{} from the shuffled {} into {}: which? ", q.round, q.count, q.count == 1 ? "" : "s", q.from,
+               q.zone);
   } else {
     fmt::print("\n[round {}] {} chooses{}: {}\n{}> ", q.round, q.player, q.rule.empty() ? "" : " in " + q.rule, listed(q.options),
                q.player);

@@ -87,8 +87,8 @@ Recorder::Recorder(const Machine& machine, const grammar::SourceManager& rule_so
       if (std::count(setup.names.begin(), setup.names.end(), name) > 1) throw ConfigError(fmt::format("seat name '{}' is given twice", name));
     }
     names_ = std::move(setup.names);
-    // Automated seats left unnamed go by their seat.
-    for (std::int32_t p = static_cast<std::int32_t>(names_.size()); p < seats_; ++p) names_.push_back(fmt::format("seat {}", p));
+    // Automated seats left unnamed go by their identity, as in replay's messages.
+    for (std::int32_t p = static_cast<std::int32_t>(names_.size()); p < seats_; ++p) names_.push_back(fmt::format("player {}", p));
   }
   rerun();
 }
