@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -79,6 +80,46 @@ bool check_saved_log(const ri::Machine& machine, const grammar::SourceManager& s
   return false;
 }
 
+// The questions, until the game is over or the input ends.
+int ask_until_over(ri::Recorder& recorder, const RecordOptions& options, const std::function<bool()>& save) {
+  while (recorder.question().kind != ri::Question::Kind::kOver) {
+    ask(recorder.question());
+    std::string line;
+    if (!std::getline(std::cin, line)) {
+      fmt::print("\ninput ended: saved; `rulebook record {} -o {}` goes on from here\n", options.file, options.out);
+      return kExitOk;
+    }
+    const std::size_t first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos) continue;
+    const std::string word = line.substr(first, line.find_last_not_of(" \t\r") + 1 - first);
+    if (word == "quit") {
+      fmt::print("saved; `rulebook record {} -o {}` goes on from here\n", options.file, options.out);
+      return kExitOk;
+    }
+    if (word == "?") {
+      const ri::Question& q = recorder.question();
+      fmt::print("{}\n", fmt::join(q.options, " "));
+      continue;
+    }
+    if (word == "undo") {
+      const bool undone = recorder.undo();
+      fmt::print("{}\n", undone ? "undone: the last answer is taken back" : "nothing to undo");
+      if (!save()) return kExitBadInput;
+      continue;
+    }
+    const std::vector<std::string> completed = recorder.completions(word);
+    const bool is_move = recorder.question().kind == ri::Question::Kind::kMove;
+    if (const std::string problem = recorder.answer(word); !problem.empty()) {
+      fmt::print("impossible: {}\n", problem);
+      continue;
+    }
+    if (is_move && completed.size() == 1 && completed.front() != word) fmt::print("  = {}\n", completed.front());
+    if (!save()) return kExitBadInput;
+  }
+  fmt::print("\n{}\nlog saved to '{}'\n", recorder.question().summary, options.out);
+  return kExitOk;
+}
+
 int run_record(const RecordOptions& options) {
   grammar::SourceManager sources;
   int exit_code = kExitOk;
@@ -147,42 +188,12 @@ int run_record(const RecordOptions& options) {
     return error.empty();
   };
   if (!save()) return kExitBadInput;
-  while (recorder->question().kind != ri::Question::Kind::kOver) {
-    ask(recorder->question());
-    std::string line;
-    if (!std::getline(std::cin, line)) {
-      fmt::print("\ninput ended: saved; `rulebook record {} -o {}` goes on from here\n", options.file, options.out);
-      return kExitOk;
-    }
-    const std::size_t first = line.find_first_not_of(" \t\r");
-    if (first == std::string::npos) continue;
-    const std::string word = line.substr(first, line.find_last_not_of(" \t\r") + 1 - first);
-    if (word == "quit") {
-      fmt::print("saved; `rulebook record {} -o {}` goes on from here\n", options.file, options.out);
-      return kExitOk;
-    }
-    if (word == "?") {
-      const ri::Question& q = recorder->question();
-      fmt::print("{}\n", fmt::join(q.options, " "));
-      continue;
-    }
-    if (word == "undo") {
-      const bool undone = recorder->undo();
-      fmt::print("{}\n", undone ? "undone: the last answer is taken back" : "nothing to undo");
-      if (!save()) return kExitBadInput;
-      continue;
-    }
-    const std::vector<std::string> completed = recorder->completions(word);
-    const bool is_move = recorder->question().kind == ri::Question::Kind::kMove;
-    if (const std::string problem = recorder->answer(word); !problem.empty()) {
-      fmt::print("impossible: {}\n", problem);
-      continue;
-    }
-    if (is_move && completed.size() == 1 && completed.front() != word) fmt::print("  = {}\n", completed.front());
-    if (!save()) return kExitBadInput;
+  try {
+    return ask_until_over(*recorder, options, save);
+  } catch (const std::exception& e) {  // a bug to report: the log saved last is kept
+    fmt::print(stderr, "internal error: {}\n", e.what());
+    return kExitInternal;
   }
-  fmt::print("\n{}\nlog saved to '{}'\n", recorder->question().summary, options.out);
-  return kExitOk;
 }
 
 }  // namespace

@@ -144,9 +144,7 @@ std::string Recorder::answer_move(const std::string& text) {
     }
     return explain_illegal(json);
   }
-  entries_.push_back(Entry{legal_json_[*picked], {}});
-  rerun();
-  return {};
+  return take(Entry{legal_json_[*picked], {}});
 }
 
 std::string Recorder::explain_illegal(const std::string& json) const {
@@ -213,8 +211,19 @@ std::string Recorder::answer_reveal(const std::string& text) {
     named.push_back(card);
     pins.push_back(Pin{reveal_shuffle_, reveal_positions_[i], card});
   }
-  entries_.push_back(Entry{"", std::move(pins)});
-  rerun();
+  return take(Entry{"", std::move(pins)});
+}
+
+std::string Recorder::take(Entry entry) {
+  entries_.push_back(std::move(entry));
+  try {
+    rerun();
+  } catch (const std::runtime_error& e) {
+    // The answer changed a card the rules had already looked at unseen (recording.md).
+    entries_.pop_back();
+    rerun();
+    return e.what();
+  }
   return {};
 }
 
@@ -273,8 +282,7 @@ std::string Recorder::resume(const std::string& log) {
           if (it == legal_json_.end()) {
             problem = explain_illegal(choice);
           } else {
-            entries_.push_back(Entry{*it, {}});
-            rerun();
+            problem = take(Entry{*it, {}});
           }
         }
       }

@@ -148,3 +148,15 @@ TEST_CASE("record: names must fit the table", "[record]") {
   setup.names = {"Ann", "2"};
   CHECK_THROWS_AS(ri::Recorder(*rules->machine, rules->sources, setup), ri::ConfigError);
 }
+
+TEST_CASE("record: an answer that would make a recorded decision illegal is refused", "[record]") {
+  const auto rules = load("tests/cli/data/record-peek.rules");
+  ri::Recorder recorder(*rules->machine, rules->sources, {});
+  REQUIRE(recorder.question().kind == ri::Question::Kind::kMove);
+  REQUIRE(recorder.answer("2").empty());  // legal with the stand-in on top of the deck (black)
+  REQUIRE(recorder.question().kind == ri::Question::Kind::kReveal);
+  CHECK(recorder.answer("AH") == "the recorded choice 2 is no longer legal: the rules depend on cards nobody has seen");
+  CHECK(recorder.answers() == 1);
+  REQUIRE(recorder.answer("AS").empty());
+  CHECK(recorder.question().kind == ri::Question::Kind::kOver);
+}

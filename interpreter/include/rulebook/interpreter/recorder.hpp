@@ -88,6 +88,8 @@ class Recorder {
  private:
   // Runs the rules over the entries from the start, up to the next question.
   void rerun();
+  // Adds an answer and runs the rules over it; "" or why it cannot be taken.
+  std::string take(Entry entry);
   std::string answer_move(const std::string& text);
   std::string answer_reveal(const std::string& text);
   std::string explain_illegal(const std::string& choice_json) const;
