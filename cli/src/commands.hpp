@@ -15,5 +15,6 @@ void add_verify_command(CLI::App& app, int& exit_code);
 void add_explain_command(CLI::App& app, int& exit_code);
 void add_graph_command(CLI::App& app, int& exit_code);
 void add_merge_command(CLI::App& app, int& exit_code);
+void add_record_command(CLI::App& app, int& exit_code);
 
 }  // namespace rulebook::cli

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   rulebook::cli::add_play_command(app, exit_code);
   rulebook::cli::add_simulate_command(app, exit_code);
   rulebook::cli::add_replay_command(app, exit_code);
+  rulebook::cli::add_record_command(app, exit_code);
   rulebook::cli::add_verify_command(app, exit_code);
   rulebook::cli::add_merge_command(app, exit_code);
   rulebook::cli::add_graph_command(app, exit_code);

@@ -1,0 +1,213 @@
+// `rulebook record RULES -o LOG`: the scorekeeper's assistant for a game played at a table.
+// It asks only what the table decided or turned up, line by line on standard input, and
+// saves the log after every answer; `record RULES -o LOG` on a saved, unfinished log goes
+// on from its end. The recording itself is interpreter/src/recorder*.cpp; this file is the
+// terminal. See docs/recording.md.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "game_setup.hpp"
+#include "number_options.hpp"
+#include "output.hpp"
+#include "rulebook/grammar/load.hpp"
+#include "rulebook/interpreter/recorder.hpp"
+#include "rulebook/interpreter/replay.hpp"
+
+namespace rulebook::cli {
+
+namespace {
+
+namespace ri = rulebook::interpreter;
+
+struct RecordOptions {
+  std::string file;
+  std::int64_t players = 0;
+  std::vector<std::string> names;
+  std::vector<std::string> option_specs;
+  std::string out;
+};
+
+constexpr std::size_t kListedOptions = 16;
+
+std::string listed(const std::vector<std::string>& options) {
+  if (options.size() <= kListedOptions) return fmt::format("{}", fmt::join(options, ", "));
+  return fmt::format("{} choices (? lists them)", options.size());
+}
+
+void ask(const ri::Question& q) {
+  if (q.kind == ri::Question::Kind::kReveal) {
+    fmt::print("\n[round {}] {} card{} from the shuffled {} into {}: which? ", q.round, q.count, q.count == 1 ? "" : "s", q.from,
+               q.zone);
+  } else {
+    fmt::print("\n[round {}] {} chooses{}: {}\n{}> ", q.round, q.player, q.rule.empty() ? "" : " in " + q.rule, listed(q.options),
+               q.player);
+  }
+  std::fflush(stdout);
+}
+
+// Why the log cannot be written in `path`'s folder, or "" (checked before any question).
+std::string folder_error(const std::string& path) {
+  std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return fmt::format("cannot write '{}': no folder '{}'", path, dir.string());
+  if (::access(dir.c_str(), W_OK) != 0) return fmt::format("cannot write '{}': the folder '{}' is not writable", path, dir.string());
+  return replaceable_file_error(path);
+}
+
+// A saved log to go on from: checked as `replay --partial` would, its diagnostics printed.
+bool check_saved_log(const ri::Machine& machine, const grammar::SourceManager& sources, const std::string& path,
+                     const std::string& text) {
+  grammar::SourceManager log_sources = sources;
+  const grammar::FileId file = log_sources.add(path, text);
+  ri::ReplayOptions options;
+  options.partial = true;
+  const ri::ReplayResult result = ri::replay(machine, log_sources, file, options);
+  if (result.outcome == ri::ReplayOutcome::kOk) return true;
+  for (const grammar::Diagnostic& d : result.diagnostics.items()) {
+    fmt::print(stderr, "{}", grammar::render_text(d, log_sources, stderr_wants_color()));
+  }
+  return false;
+}
+
+// The questions, until the game is over or the input ends.
+int ask_until_over(ri::Recorder& recorder, const RecordOptions& options, const std::function<bool()>& save) {
+  while (recorder.question().kind != ri::Question::Kind::kOver) {
+    ask(recorder.question());
+    std::string line;
+    if (!std::getline(std::cin, line)) {
+      fmt::print("\ninput ended: saved; `rulebook record {} -o {}` goes on from here\n", options.file, options.out);
+      return kExitOk;
+    }
+    const std::size_t first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos) continue;
+    const std::string word = line.substr(first, line.find_last_not_of(" \t\r") + 1 - first);
+    if (word == "quit") {
+      fmt::print("saved; `rulebook record {} -o {}` goes on from here\n", options.file, options.out);
+      return kExitOk;
+    }
+    if (word == "?") {
+      const ri::Question& q = recorder.question();
+      fmt::print("{}\n", fmt::join(q.options, " "));
+      continue;
+    }
+    if (word == "undo") {
+      const bool undone = recorder.undo();
+      fmt::print("{}\n", undone ? "undone: the last answer is taken back" : "nothing to undo");
+      if (!save()) return kExitBadInput;
+      continue;
+    }
+    const std::vector<std::string> completed = recorder.completions(word);
+    const bool is_move = recorder.question().kind == ri::Question::Kind::kMove;
+    if (const std::string problem = recorder.answer(word); !problem.empty()) {
+      fmt::print("impossible: {}\n", problem);
+      continue;
+    }
+    if (is_move && completed.size() == 1 && completed.front() != word) fmt::print("  = {}\n", completed.front());
+    if (!save()) return kExitBadInput;
+  }
+  fmt::print("\n{}\nlog saved to '{}'\n", recorder.question().summary, options.out);
+  return kExitOk;
+}
+
+int run_record(const RecordOptions& options) {
+  grammar::SourceManager sources;
+  int exit_code = kExitOk;
+  const std::optional<ri::Machine> machine = load_machine(options.file, exit_code, sources);
+  if (!machine) return exit_code;
+  if (const std::string error = folder_error(options.out); !error.empty()) {
+    fmt::print(stderr, "error: {}\n", error);
+    return kExitBadInput;
+  }
+  std::optional<std::string> saved;
+  if (::access(options.out.c_str(), F_OK) == 0) {
+    std::string error;
+    saved = grammar::read_file(options.out, error);
+    if (!saved) {
+      fmt::print(stderr, "error: cannot read '{}': {}\n", options.out, error);
+      return kExitBadInput;
+    }
+    if (saved->find_first_not_of(" \t\r\n") == std::string::npos) saved.reset();  // an empty file: a new game
+  }
+  ri::RecordSetup setup;
+  if (saved) {
+    if (options.players != 0 || !options.names.empty() || !options.option_specs.empty()) {
+      fmt::print(stderr, "error: '{}' holds a game already, whose header gives its players, names and options: leave out "
+                         "--players, --names and --option to go on with it, or record to another file\n", options.out);
+      return kExitBadInput;
+    }
+    if (!check_saved_log(*machine, sources, options.out, *saved)) {
+      fmt::print(stderr, "error: '{}' is not a log of these rules to go on from; it is left as it is\n", options.out);
+      return kExitBadInput;
+    }
+    std::string error;
+    const std::optional<ri::RecordSetup> from_log = ri::record_setup_of(*saved, error);
+    if (!from_log) {
+      fmt::print(stderr, "error: '{}': {}\n", options.out, error);
+      return kExitBadInput;
+    }
+    setup = *from_log;
+  } else {
+    const auto specs = parse_option_specs(options.option_specs);
+    if (!specs) return kExitBadInput;
+    setup.players = options.players;
+    setup.options = *specs;
+    setup.names = options.names;
+  }
+  std::optional<ri::Recorder> recorder;
+  try {
+    recorder.emplace(*machine, sources, setup);
+  } catch (const ri::ConfigError& e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    return kExitBadInput;
+  }
+  if (saved) {
+    if (const std::string error = recorder->resume(*saved); !error.empty()) {
+      fmt::print(stderr, "error: '{}', {}\n(a log written by `rulebook record` can be continued; it is left as it is)\n", options.out, error);
+      return kExitBadInput;
+    }
+    fmt::print("{}: going on from the end of '{}' ({} answers so far)\n", machine->ir().title, options.out, recorder->answers());
+  } else {
+    fmt::print("{}: recording to '{}'\n", machine->ir().title, options.out);
+  }
+  fmt::print("Type what the table decided or turned up; ? lists the choices, undo takes back the last answer, "
+             "quit saves and stops.\n");
+  const auto save = [&]() {
+    const std::string error = write_file_atomically(options.out, recorder->log_text());
+    if (!error.empty()) fmt::print(stderr, "error: {}\n", error);
+    return error.empty();
+  };
+  if (!save()) return kExitBadInput;
+  try {
+    return ask_until_over(*recorder, options, save);
+  } catch (const std::exception& e) {  // a bug to report: the log saved last is kept
+    fmt::print(stderr, "internal error: {}\n", e.what());
+    return kExitInternal;
+  }
+}
+
+}  // namespace
+
+void add_record_command(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<RecordOptions>();
+  CLI::App* cmd = app.add_subcommand("record", "Record a game played at a table: asks only what the table decided or turned up");
+  cmd->add_option("file", options->file, "Rule file (a game or a variant)")->required();
+  cmd->add_option("--players", options->players, "Number of human players (default: the most the rules allow)")
+      ->transform(whole_number(1, 64));
+  cmd->add_option("--names", options->names, "Seat names, in seat order (Ann,Bob or Ann Bob)")->delimiter(',');
+  cmd->add_option("--option", options->option_specs, "Set a ruleset option, e.g. --option ogling=true")->type_name("NAME=VALUE");
+  cmd->add_option("-o,--output", options->out, "The log (JSON Lines); an unfinished one is continued")->required();
+  cmd->callback([options, &exit_code] { exit_code = run_record(*options); });
+}
+
+}  // namespace rulebook::cli
