@@ -39,6 +39,12 @@ struct Sampling {
   // was played once more to that fault, which is in `games`.
   bool looped = false;
   bool cut_by_budget = false;  // stopped before `games` games: the budget was spent
+  // Games stopped under way, at their last decision (capped; their states so far kept):
+  // `long_games` ran kStepsPerGame instructions, `budget_stopped` (at most one, the last)
+  // was under way when the budget was spent. `first_long` is the first long game's index.
+  std::int64_t long_games = 0;
+  std::int64_t first_long = -1;
+  bool budget_stopped = false;
   // Up to kPointsPerCut distinct abstract states seen at each cut point (the vacuity guard).
   std::map<std::int32_t, std::vector<std::vector<std::int64_t>>> points;
 };
@@ -47,6 +53,10 @@ struct Sampling {
 // it as a loop that never reaches one (and stops sampling after it).
 inline constexpr std::int64_t kStepsWithoutDecision = 2'000'000;
 inline constexpr std::size_t kPointsPerCut = 8;
+// How many instructions one sampled game may run in all (the shipped rulesets run about
+// 25,000): a game with decisions that still runs this long is stopped at its last decision,
+// so that one game cannot hold the sampling for minutes.
+inline constexpr std::int64_t kStepsPerGame = 20'000'000;
 
 // One random game, as ri::play_random_game plays it (so counterexample.hpp replays it from
 // its seed), stopped at `max_moves` decisions or after `max_rounds` rounds (`by_rounds`
@@ -55,7 +65,9 @@ ri::GameResult play_sample_game(const ri::Machine& machine, const ri::GameConfig
                                 std::int64_t max_rounds, ri::EventSink* sink, bool* by_rounds = nullptr);
 
 // Games after the first start only before `stop_at` (the end of `--budget`); a game under way
-// is played to its end, so that every game sampled is the one its seed replays. Fewer games
+// then (or past kStepsPerGame instructions) is stopped at its last decision and kept as a
+// capped game, replayed to that decision, so that every game sampled is the one its seed
+// replays. Fewer games
 // give fewer candidate facts and fewer examples, never a wrong proof: Z3 still proves every
 // invariant kept.
 Sampling sample(const ri::Machine& machine, const ri::GameConfig& config, std::int64_t games, std::int64_t max_moves,

@@ -530,9 +530,21 @@ VerifyReport verify_setting(const ri::Machine& machine, const VerifyOptions& opt
                                        sampling.capped_moves + sampling.capped_rounds, sampling.games.size(), sampling.capped_moves,
                                        options.bound, sampling.capped_rounds, options.rounds));
   }
+  if (sampling.long_games > 0) {
+    report.notes.push_back(fmt::format("sampling stopped {} game(s) at their last decision after {} instructions (the first: "
+                                       "game {}, seed {}): a game may run that many; their states up to there are kept",
+                                       sampling.long_games, kStepsPerGame, sampling.first_long + 1,
+                                       ri::game_seed(config.seed, static_cast<std::uint64_t>(sampling.first_long))));
+  }
+  if (sampling.budget_stopped) {
+    report.notes.push_back(fmt::format("sampling stopped game {} at its last decision: the budget ({} s, --budget) was spent "
+                                       "while it was under way", sampling.games.size(), options.budget_seconds));
+  }
   if (sampling.looped) {
-    report.notes.push_back(fmt::format("a simulated game ran {} instructions without a decision; sampling stopped there, "
-                                       "and the exhaustive search was not run", kStepsWithoutDecision));
+    report.notes.push_back(fmt::format("sampling stopped game {} (seed {}): it ran {} instructions without a decision, a loop "
+                                       "that reaches none; it was played once more to the interpreter's own fault (the "
+                                       "counterexample), no later game was sampled, and the exhaustive search was not run",
+                                       sampling.games.size(), sampling.games.back().seed, kStepsWithoutDecision));
   }
   if (options.search_states > 0 && !sampling.looped) {
     report.notes.push_back(fmt::format("exhaustive search over decisions (seed {}): {} states{}", config.seed, searched.states,
