@@ -141,7 +141,8 @@ ri::GameResult play_sample_game(const ri::Machine& machine, const ri::GameConfig
 }
 
 SlotKinds observe_slot_kinds(const ri::Machine& machine, const ri::GameConfig& config, std::int64_t games,
-                             std::int64_t max_moves, std::int64_t max_rounds, std::chrono::steady_clock::time_point stop_at) {
+                             std::int64_t max_moves, std::int64_t max_rounds, std::chrono::steady_clock::time_point stop_at,
+                             const std::function<void(std::int64_t)>& played) {
   SlotKinds kinds;
   KindSink sink(kinds);
   for (std::int64_t g = 0; g < games; ++g) {
@@ -156,13 +157,14 @@ SlotKinds observe_slot_kinds(const ri::Machine& machine, const ri::GameConfig& c
     } catch (const GameTooLong& stopped) {
       if (stopped.by_budget) break;  // a long game: the slots it reached are noted, on to the next
     }
+    if (played) played(g + 1);
   }
   return kinds;
 }
 
 Sampling sample(const ri::Machine& machine, const ri::GameConfig& config, std::int64_t games, std::int64_t max_moves,
                 std::int64_t max_rounds, const Layout& layout, const CardClasses& classes, Invariants& invariants,
-                std::chrono::steady_clock::time_point stop_at) {
+                std::chrono::steady_clock::time_point stop_at, const std::function<void(std::int64_t)>& played) {
   Sampling out;
   out.broken.resize(machine.ir().invariants.size());
   SampleSink sink(machine, layout, classes, invariants, out);
@@ -196,6 +198,7 @@ Sampling sample(const ri::Machine& machine, const ri::GameConfig& config, std::i
       }
       if (out.long_games++ == 0) out.first_long = g;
     }
+    if (played) played(g + 1);
   }
   return out;
 }

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <vector>
@@ -18,9 +19,11 @@ namespace rulebook::verifier {
 
 // The kinds of value each slot holds, from a few games (those after the first only before
 // `stop_at`; a slot never seen is not kept, which is sound).
+// `played` is called after each game with the number played.
 SlotKinds observe_slot_kinds(const ri::Machine& machine, const ri::GameConfig& config, std::int64_t games,
                              std::int64_t max_moves, std::int64_t max_rounds = 100,
-                             std::chrono::steady_clock::time_point stop_at = std::chrono::steady_clock::time_point::max());
+                             std::chrono::steady_clock::time_point stop_at = std::chrono::steady_clock::time_point::max(),
+                             const std::function<void(std::int64_t)>& played = {});
 
 struct BrokenInvariant {
   std::uint64_t seed = 0;
@@ -72,6 +75,7 @@ ri::GameResult play_sample_game(const ri::Machine& machine, const ri::GameConfig
 // invariant kept.
 Sampling sample(const ri::Machine& machine, const ri::GameConfig& config, std::int64_t games, std::int64_t max_moves,
                 std::int64_t max_rounds, const Layout& layout, const CardClasses& classes, Invariants& invariants,
-                std::chrono::steady_clock::time_point stop_at = std::chrono::steady_clock::time_point::max());
+                std::chrono::steady_clock::time_point stop_at = std::chrono::steady_clock::time_point::max(),
+                const std::function<void(std::int64_t)>& played = {});
 
 }  // namespace rulebook::verifier
