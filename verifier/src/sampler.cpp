@@ -26,7 +26,7 @@ class LoopWatch : public ri::EventSink {
   void stepping(const ri::State& state) override {
     if (++steps_ > kStepsWithoutDecision) throw NoDecision{};
     if (++total_ > kStepsPerGame) throw GameTooLong{state.moves, false};
-    // The clock is read every 65,536 instructions: a tenth of the cost of a step each time.
+    // The clock is read every 65,536 instructions only: a step costs less than reading it.
     if ((total_ & 0xFFFF) == 0 && std::chrono::steady_clock::now() >= stop_at_) throw GameTooLong{state.moves, true};
   }
   // A policy's choice is no decision: the interpreter runs on and keeps counting.
@@ -155,7 +155,8 @@ SlotKinds observe_slot_kinds(const ri::Machine& machine, const ri::GameConfig& c
     } catch (const NoDecision&) {
       break;  // a loop without decisions: the slots it reached are noted
     } catch (const GameTooLong& stopped) {
-      if (stopped.by_budget) break;  // a long game: the slots it reached are noted, on to the next
+      if (stopped.by_budget) break;  // the budget is spent: no more games
+      // A long game: the slots it reached are noted; on to the next.
     }
     if (played) played(g + 1);
   }
