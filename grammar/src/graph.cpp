@@ -104,7 +104,7 @@ class Builder {
     r.where = where(s.span);
     std::vector<Item> inside;
     stmt(*n.body, inside, r);
-    // `rule deal: for each p in players { deal ... }`: a loop with no labelled rule inside
+    // `rule hands: for each p in players { deal ... }`: a loop with no labelled rule inside
     // is the rule's node, going round to itself.
     if (inside.empty()) r.back = back_of(*n.body);
     if (inside.size() == 1 && inside.front().cluster && inside.front().where == r.where) {
