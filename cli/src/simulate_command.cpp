@@ -18,6 +18,7 @@
 #include "number_options.hpp"
 #include "output.hpp"
 #include "plots.hpp"
+#include "progress.hpp"
 #include "simulation_stats.hpp"
 #include "stop_signals.hpp"
 #include "rulebook/interpreter/log.hpp"
@@ -98,10 +99,8 @@ bool prepare_log_folder(const std::string& folder, bool force) {
 // Games per batch of a run: enough to keep every thread busy, few enough to keep in memory.
 constexpr std::int64_t kBatch = 20000;
 
-void progress_bar(std::int64_t done, std::int64_t total) {
-  const int width = 40;
-  const auto filled = static_cast<int>(total == 0 ? width : done * width / total);
-  fmt::print(stderr, "\r[{:<{}}] {}/{} games", std::string(static_cast<std::size_t>(filled), '#'), width, done, total);
+void print_progress(std::int64_t done, std::int64_t total) {
+  fmt::print(stderr, "\r{} {}/{} games", progress_bar(done, total), done, total);
 }
 
 int run_simulate(const SimulateOptions& options) {
@@ -157,7 +156,7 @@ int run_simulate(const SimulateOptions& options) {
   while (played < games && !fault_game && !stop_requested().load()) {
     const std::int64_t batch = std::min(kBatch, games - played);
     std::function<void(std::int64_t)> progress;
-    if (show_progress) progress = [&](std::int64_t done) { progress_bar(played + done, games); };
+    if (show_progress) progress = [&](std::int64_t done) { print_progress(played + done, games); };
     std::vector<ri::GameResult> results = ri::simulate(*machine, *config, batch, options.max_moves, options.jobs,
                                                        progress, &stop_requested(), first + played);
     for (ri::GameResult& r : results) {

@@ -1,13 +1,17 @@
 // `rulebook verify FILE`: decides the ruleset's properties with Z3 for each player count
 // asked, and prints each result (text, JSON or SARIF 2.1.0). Counterexamples are game logs
 // that `rulebook replay` accepts; --cex-out writes them to files.
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -17,6 +21,7 @@
 #include "game_setup.hpp"
 #include "number_options.hpp"
 #include "output.hpp"
+#include "progress.hpp"
 #include "sarif.hpp"
 #include "rulebook/verifier/verify.hpp"
 
@@ -43,6 +48,8 @@ struct VerifyCommandOptions {
   std::string cex_out;
   std::string format = "text";
   bool show_invariants = false;
+  bool progress = false;     // --progress: the status line even when stderr is no terminal
+  bool no_progress = false;  // --no-progress: none even on a terminal
 };
 
 std::string slug(const std::string& text) {
@@ -179,10 +186,32 @@ nlohmann::json sarif(const std::string& file, const std::vector<rv::VerifyReport
   return sarif_log("rulebook verify", std::move(rules), std::move(results));
 }
 
+// The status line of a verification: what it does now, for the player count it checks.
+std::string progress_text(const rv::Progress& p) {
+  const std::string who = fmt::format("verify, {} players: ", p.players);
+  switch (p.stage) {
+    case rv::Progress::Stage::kSlotKinds:
+      return who + fmt::format("first games {}/{}", p.done, p.total);
+    case rv::Progress::Stage::kSampling:
+      return who + fmt::format("sampling {} {}/{} games", progress_bar(p.done, p.total, 20), p.done, p.total);
+    case rv::Progress::Stage::kSearch:
+      return who + fmt::format("exhaustive search, {} states (at most {})", p.done, p.total);
+    case rv::Progress::Stage::kInvariants:
+      return who + fmt::format("invariant search, {} position(s) with candidates left, {} queries", p.left, p.done);
+    case rv::Progress::Stage::kProperty:
+      return who + fmt::format("deciding {} ({}/{} properties done)", p.property, p.done, p.total);
+  }
+  return who;
+}
+
 int run_verify(const VerifyCommandOptions& options) {
   const bool json = options.format == "json";
+  // Progress on stderr: on a terminal unless --no-progress, elsewhere only with --progress.
+  const bool show_progress = options.progress || (!options.no_progress && isatty(STDERR_FILENO) != 0);
+  StatusLine status;
   // An error before the result: on stderr, and with --format json as the document on stdout.
   auto stop = [&](int code, const std::string& message) {
+    status.clear();
     fmt::print(stderr, "{}\n", message);
     if (json) print_json_error(message, code, {{"ruleset", options.file}, {"reports", nlohmann::json::array()}});
     return code;
@@ -225,8 +254,17 @@ int run_verify(const VerifyCommandOptions& options) {
     vo.budget_seconds = options.budget;
     vo.show_invariants = options.show_invariants;
     vo.seed = options.seed;
+    if (show_progress) {
+      vo.progress = [&status, last = std::optional<std::pair<rv::Progress::Stage, std::string>>()](
+                        const rv::Progress& p) mutable {
+        const bool changed = !last || last->first != p.stage || last->second != p.property;
+        last.emplace(p.stage, p.property);
+        status.show(progress_text(p), changed);
+      };
+    }
     try {
       reports.push_back(rv::verify(*machine, vo));
+      status.clear();
     } catch (const ri::ConfigError& e) {
       return stop(kExitBadInput, fmt::format("error: {}", e.what()));
     } catch (const std::invalid_argument& e) {
@@ -330,6 +368,9 @@ void add_verify_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--format", options->format, "Output format")
       ->check(CLI::IsMember({"text", "json", "sarif"}))
       ->default_str("text");
+  auto* progress = cmd->add_flag("--progress", options->progress,
+                                 "Show what is being checked on stderr even when it is not a terminal (default: only on a terminal)");
+  cmd->add_flag("--no-progress", options->no_progress, "Show no progress on stderr, even on a terminal")->excludes(progress);
   cmd->callback([options, &exit_code] { exit_code = run_verify(*options); });
 }
 

@@ -1,8 +1,13 @@
 // The ruleset's structure as DOT. Only the shape of the rules is drawn: blocks that repeat
-// (round, repeat, while, until, for each, simultaneous) and phases become clusters; labelled
-// rules become nodes; `if` is transparent, its rules drawn in line. Statements without a
-// label are left out unless they hold labelled rules.
+// (round, repeat, while, until, for each, simultaneous) and phases become clusters, with a
+// back edge from their end to their head; labelled rules become nodes (a labelled loop with
+// no labelled rule inside is one node with a back edge to itself); an `if` that holds
+// labelled rules forks, one path per branch (and one past it when there is no `else`),
+// and its paths join in a point after it. Statements without a label are left out unless
+// they hold labelled rules.
 #include "rulebook/grammar/graph.hpp"
+
+#include "expr_printer.hpp"
 
 #include <filesystem>
 #include <variant>
@@ -16,10 +21,16 @@ namespace {
 
 struct Item {
   bool cluster = false;
+  // An `if` with labelled rules: `paths` holds each branch's items (empty for a branch
+  // without labelled rules, and for the way past an `if` without `else`), `conditions` the
+  // label of the edge into each.
+  bool fork = false;
+  std::vector<std::vector<Item>> paths;
+  std::vector<std::string> conditions;
   std::string title;   // rule label, or the block's heading
   std::string detail;  // "loop head" of a cluster
   std::string where;   // file:line
-  std::string back;    // the back edge's label for a repeating cluster, empty if it does not repeat
+  std::string back;    // the back edge's label for a loop (a cluster, or a rule node), empty if it does not repeat
   bool chooses = false;
   bool ends_game = false;
   std::vector<Item> items;
@@ -78,12 +89,24 @@ class Builder {
     out.push_back(std::move(c));
   }
 
+  // The label of a loop statement's back edge; empty for a statement that does not repeat.
+  static std::string back_of(const ast::Stmt& s) {
+    if (std::holds_alternative<ast::RepeatStmt>(s.node)) return "again";
+    if (const auto* w = std::get_if<ast::WhileStmt>(&s.node)) return w->until ? "until" : "while";
+    if (const auto* f = std::get_if<ast::ForEachStmt>(&s.node)) return "next " + f->var.text;
+    if (const auto* m = std::get_if<ast::SimultaneousStmt>(&s.node)) return "each " + m->var.text + ", in secret";
+    return {};
+  }
+
   void node(const ast::RuleStmt& n, const ast::Stmt& s, std::vector<Item>& out, Item& /*owner*/) {
     Item r;
     r.title = n.label.text;
     r.where = where(s.span);
     std::vector<Item> inside;
     stmt(*n.body, inside, r);
+    // `rule hands: for each p in players { deal ... }`: a loop with no labelled rule inside
+    // is the rule's node, going round to itself.
+    if (inside.empty()) r.back = back_of(*n.body);
     if (inside.size() == 1 && inside.front().cluster && inside.front().where == r.where) {
       // `rule NAME: for each ... { ... }`: the rule is the loop.
       Item c = std::move(inside.front());
@@ -105,20 +128,41 @@ class Builder {
     repeating(n.body, s, "", out, owner);
   }
   void node(const ast::RepeatStmt& n, const ast::Stmt& s, std::vector<Item>& out, Item& owner) {
-    repeating(n.body, s, "again", out, owner);
+    repeating(n.body, s, back_of(s), out, owner);
   }
   void node(const ast::WhileStmt& n, const ast::Stmt& s, std::vector<Item>& out, Item& owner) {
-    repeating(n.body, s, n.until ? "until" : "while", out, owner);
+    repeating(n.body, s, back_of(s), out, owner);
   }
   void node(const ast::ForEachStmt& n, const ast::Stmt& s, std::vector<Item>& out, Item& owner) {
-    repeating(n.body, s, "next " + n.var.text, out, owner);
+    repeating(n.body, s, back_of(s), out, owner);
   }
   void node(const ast::SimultaneousStmt& n, const ast::Stmt& s, std::vector<Item>& out, Item& owner) {
-    repeating(n.body, s, "each " + n.var.text + ", in secret", out, owner);
+    repeating(n.body, s, back_of(s), out, owner);
   }
-  void node(const ast::IfStmt& n, const ast::Stmt& /*s*/, std::vector<Item>& out, Item& owner) {
-    for (const ast::IfBranch& b : n.branches) block(b.body, out, owner);
-    if (n.else_body) block(*n.else_body, out, owner);
+  // A fork when a branch holds a labelled rule; otherwise what the branches do counts for
+  // the owner, as for any statement without a label.
+  void node(const ast::IfStmt& n, const ast::Stmt& s, std::vector<Item>& out, Item& owner) {
+    Item f;
+    f.fork = true;
+    f.where = where(s.span);
+    const detail::ExprPrinter printer;
+    const auto condition = [&](const char* keyword, const ast::Expr& e) {
+      std::string text = std::string(keyword) + " " + printer.print(e);
+      constexpr std::size_t kMax = 40;
+      return text.size() > kMax ? text.substr(0, kMax - 3) + "..." : text;
+    };
+    bool labelled = false;
+    for (std::size_t i = 0; i < n.branches.size(); ++i) {
+      f.paths.emplace_back();
+      block(n.branches[i].body, f.paths.back(), owner);
+      f.conditions.push_back(condition(i == 0 ? "if" : "else if", n.branches[i].condition));
+      labelled |= !f.paths.back().empty();
+    }
+    f.paths.emplace_back();  // the `else`, or the way past the `if` when there is none
+    if (n.else_body) block(*n.else_body, f.paths.back(), owner);
+    f.conditions.emplace_back("else");
+    labelled |= !f.paths.back().empty();
+    if (labelled) out.push_back(std::move(f));
   }
   void node(const ast::ChooseStmt& /*n*/, const ast::Stmt& /*s*/, std::vector<Item>& /*out*/, Item& owner) {
     owner.chooses = true;
@@ -146,34 +190,68 @@ class Writer {
  public:
   std::string out;
 
-  // Writes `item`; returns the ids of its first and last node, for the edges around it.
-  std::pair<std::string, std::string> write(const Item& item, int depth) {
+  // Writes `item` after the nodes `from` (the edges into its first node get `label`);
+  // returns the nodes that lead on from it.
+  std::vector<std::string> write(const Item& item, int depth, const std::vector<std::string>& from,
+                                 const std::string& label = "") {
     const std::string indent(static_cast<std::size_t>(depth) * 2, ' ');
+    if (item.fork) return fork(item, depth, from, label);
     if (!item.cluster) {
       const std::string id = node(item, item.title, "", indent);
-      return {id, id};
+      link(from, id, label);
+      if (!item.back.empty()) edges_.push_back(fmt::format("{} -> {} [label={}, style=dashed];", id, id, quote(item.back)));
+      return {id};
     }
     out += fmt::format("{}subgraph cluster_{} {{\n{}  label={};\n{}  style=rounded; color=\"#7a8ca5\";\n", indent,
                        clusters_++, indent, quote(item.title), indent);
     // The entry node: the block's heading, source line and what it does itself.
     const std::string entry = node(item, item.detail.empty() ? item.title : item.detail, ", shape=ellipse", indent + "  ");
-    std::string last = entry;
-    for (const Item& child : item.items) {
-      const auto [first, end] = write(child, depth + 1);
-      edges_.push_back(fmt::format("{} -> {};", last, first));
-      last = end;
-    }
+    link(from, entry, label);
+    std::vector<std::string> last{entry};
+    for (const Item& child : item.items) last = write(child, depth + 1, last);
     if (!item.back.empty()) {
-      edges_.push_back(fmt::format("{} -> {} [label={}, style=dashed, constraint=false];", last, entry, quote(item.back)));
+      for (const std::string& id : last) {
+        edges_.push_back(fmt::format("{} -> {} [label={}, style=dashed, constraint=false];", id, entry, quote(item.back)));
+      }
     }
     out += indent + "}\n";
-    return {entry, last};
+    return last;
   }
 
   std::vector<std::string> edges_;
   std::vector<std::string> ends_;
 
  private:
+  // The paths of an `if`, each from `from`, and the point where they join.
+  std::vector<std::string> fork(const Item& item, int depth, const std::vector<std::string>& from, const std::string& label) {
+    // An `if` first in a path: the edge into it carries the path's label on to its branches.
+    const auto with = [&](const std::string& condition) { return label.empty() ? condition : label + ", " + condition; };
+    std::vector<std::vector<std::string>> ends;
+    std::vector<std::string> straight;  // conditions of paths with no labelled rule: edges to the join
+    for (std::size_t i = 0; i < item.paths.size(); ++i) {
+      if (item.paths[i].empty()) {
+        straight.push_back(with(item.conditions[i]));
+        continue;
+      }
+      std::vector<std::string> last = from;
+      for (std::size_t k = 0; k < item.paths[i].size(); ++k) {
+        last = write(item.paths[i][k], depth, last, k == 0 ? with(item.conditions[i]) : "");
+      }
+      ends.push_back(std::move(last));
+    }
+    const std::string join = fmt::format("j{}", joins_++);
+    out += fmt::format("{}{} [shape=point, width=0.08];\n", std::string(static_cast<std::size_t>(depth) * 2, ' '), join);
+    for (const std::string& condition : straight) link(from, join, condition);
+    for (const std::vector<std::string>& last : ends) link(last, join, "");
+    return {join};
+  }
+
+  void link(const std::vector<std::string>& from, const std::string& to, const std::string& label) {
+    for (const std::string& id : from) {
+      edges_.push_back(label.empty() ? fmt::format("{} -> {};", id, to) : fmt::format("{} -> {} [label={}];", id, to, quote(label)));
+    }
+  }
+
   // One node: `title`, file:line and what the item does itself, shaded when it chooses.
   std::string node(const Item& item, const std::string& title, const char* shape, const std::string& indent) {
     const std::string id = fmt::format("n{}", next_++);
@@ -188,6 +266,7 @@ class Writer {
 
   int next_ = 0;
   int clusters_ = 0;
+  int joins_ = 0;
 };
 
 }  // namespace
@@ -214,12 +293,8 @@ std::string structure_dot(const Program& program, const SourceManager& sources) 
                       "  edge [fontname=\"Helvetica\", fontsize=10];\n"
                       "  start [shape=point, width=0.15];\n",
                       quote(program.file.title));
-  std::string last = "start";
-  for (const Item& item : top) {
-    const auto [first, end] = w.write(item, 1);
-    w.edges_.push_back(fmt::format("{} -> {};", last, first));
-    last = end;
-  }
+  std::vector<std::string> last{"start"};
+  for (const Item& item : top) last = w.write(item, 1, last);
   if (!w.ends_.empty()) {
     w.out += "  end [label=\"game over\", shape=doublecircle, fontsize=10];\n";
     for (const std::string& id : w.ends_) w.edges_.push_back(fmt::format("{} -> end [style=dotted];", id));

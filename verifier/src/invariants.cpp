@@ -196,7 +196,8 @@ z3::expr Invariants::formula(std::int32_t pc, const std::vector<z3::expr>& state
   return z3::mk_and(all);
 }
 
-Invariants::Stats Invariants::make_inductive(unsigned timeout_ms, double budget_seconds) {
+Invariants::Stats Invariants::make_inductive(unsigned timeout_ms, double budget_seconds,
+                                             const std::function<void(std::int64_t, std::int64_t)>& queried) {
   const auto started = std::chrono::steady_clock::now();
   Stats stats;
   z3::context& ctx = encoder_.context();
@@ -277,6 +278,7 @@ Invariants::Stats Invariants::make_inductive(unsigned timeout_ms, double budget_
         }
         const Implied implied{pc, succ.kept};
         solver.add(!formula(succ.pc, succ.next, &implied));
+        if (queried) queried(static_cast<std::int64_t>(work.size()) + 1, stats.queries);
         ++stats.queries;
         const auto asked = std::chrono::steady_clock::now();
         const z3::check_result r = solver.check();

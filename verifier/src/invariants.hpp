@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -100,7 +101,10 @@ class Invariants {
   };
   // `budget_seconds`: when the search takes longer, it stops and every invariant becomes
   // `true` (sound, and too weak for most proofs); `Stats::finished` says which.
-  Stats make_inductive(unsigned timeout_ms, double budget_seconds);
+  // `queried` is called before every query with the positions still in the work list (the
+  // ones whose candidates are not yet shown inductive) and the queries run so far.
+  Stats make_inductive(unsigned timeout_ms, double budget_seconds,
+                       const std::function<void(std::int64_t, std::int64_t)>& queried = {});
   // The state every game starts in, at its position.
   void set_initial(std::int32_t pc, std::vector<std::int64_t> point) { initial_.emplace(pc, std::move(point)); }
   // Prints every weakening with the facts it broke (for working on the encoding).

@@ -1,5 +1,6 @@
 #include "sampler.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <unordered_set>
 
@@ -11,22 +12,38 @@ namespace {
 
 // Thrown from a sink when a game runs too long without a decision.
 struct NoDecision {};
+// Thrown from a sink when a game with decisions runs too long in all, or is under way when
+// the budget is spent: the game is kept up to `moves`, its last decision.
+struct GameTooLong {
+  std::int64_t moves = 0;
+  bool by_budget = false;
+};
 
-// Counts the instructions since the last decision.
+// Counts the instructions since the last decision, and those of the whole game.
 class LoopWatch : public ri::EventSink {
  public:
   [[nodiscard]] bool observes_steps() const override { return true; }
-  void stepping(const ri::State& /*state*/) override {
+  void stepping(const ri::State& state) override {
     if (++steps_ > kStepsWithoutDecision) throw NoDecision{};
+    if (++total_ > kStepsPerGame) throw GameTooLong{state.moves, false};
+    // The clock is read every 65,536 instructions only: a step costs less than reading it.
+    if ((total_ & 0xFFFF) == 0 && std::chrono::steady_clock::now() >= stop_at_) throw GameTooLong{state.moves, true};
   }
   // A policy's choice is no decision: the interpreter runs on and keeps counting.
   void chose(const ri::State&, ri::PlayerId, std::int32_t, const ri::Value&, bool by_policy) override {
     if (!by_policy) steps_ = 0;
   }
-  void reset() { steps_ = 0; }
+  // A new game; `stop_at` ends it at its last decision (none for the first game).
+  void reset(std::chrono::steady_clock::time_point stop_at = std::chrono::steady_clock::time_point::max()) {
+    steps_ = 0;
+    total_ = 0;
+    stop_at_ = stop_at;
+  }
 
  private:
   std::int64_t steps_ = 0;
+  std::int64_t total_ = 0;
+  std::chrono::steady_clock::time_point stop_at_ = std::chrono::steady_clock::time_point::max();
 };
 
 class KindSink : public LoopWatch {
@@ -56,9 +73,9 @@ class SampleSink : public LoopWatch {
              Sampling& out)
       : machine_(machine), layout_(layout), classes_(classes), invariants_(invariants), out_(out),
         seen_(machine.ir().code.size()) {}
-  void start_game(std::uint64_t seed) {
+  void start_game(std::uint64_t seed, std::chrono::steady_clock::time_point stop_at) {
     seed_ = seed;
-    reset();
+    reset(stop_at);
   }
   void stepping(const ri::State& state) override {
     LoopWatch::stepping(state);
@@ -125,26 +142,31 @@ ri::GameResult play_sample_game(const ri::Machine& machine, const ri::GameConfig
 }
 
 SlotKinds observe_slot_kinds(const ri::Machine& machine, const ri::GameConfig& config, std::int64_t games,
-                             std::int64_t max_moves, std::int64_t max_rounds, std::chrono::steady_clock::time_point stop_at) {
+                             std::int64_t max_moves, std::int64_t max_rounds, std::chrono::steady_clock::time_point stop_at,
+                             const std::function<void(std::int64_t)>& played) {
   SlotKinds kinds;
   KindSink sink(kinds);
   for (std::int64_t g = 0; g < games; ++g) {
     if (g > 0 && std::chrono::steady_clock::now() >= stop_at) break;
     ri::GameConfig game = config;
     game.seed = ri::game_seed(config.seed, static_cast<std::uint64_t>(g));
-    sink.reset();
+    sink.reset(g > 0 ? stop_at : std::chrono::steady_clock::time_point::max());
     try {
       (void)play_sample_game(machine, game, max_moves, max_rounds, &sink);
     } catch (const NoDecision&) {
       break;  // a loop without decisions: the slots it reached are noted
+    } catch (const GameTooLong& stopped) {
+      if (stopped.by_budget) break;  // the budget is spent: no more games
+      // A long game: the slots it reached are noted; on to the next.
     }
+    if (played) played(g + 1);
   }
   return kinds;
 }
 
 Sampling sample(const ri::Machine& machine, const ri::GameConfig& config, std::int64_t games, std::int64_t max_moves,
                 std::int64_t max_rounds, const Layout& layout, const CardClasses& classes, Invariants& invariants,
-                std::chrono::steady_clock::time_point stop_at) {
+                std::chrono::steady_clock::time_point stop_at, const std::function<void(std::int64_t)>& played) {
   Sampling out;
   out.broken.resize(machine.ir().invariants.size());
   SampleSink sink(machine, layout, classes, invariants, out);
@@ -156,7 +178,7 @@ Sampling sample(const ri::Machine& machine, const ri::GameConfig& config, std::i
     }
     ri::GameConfig game = config;
     game.seed = ri::game_seed(config.seed, static_cast<std::uint64_t>(g));
-    sink.start_game(game.seed);
+    sink.start_game(game.seed, g > 0 ? stop_at : std::chrono::steady_clock::time_point::max());
     try {
       bool by_rounds = false;
       out.games.push_back(play_sample_game(machine, game, max_moves, max_rounds, &sink, &by_rounds));
@@ -167,7 +189,18 @@ Sampling sample(const ri::Machine& machine, const ri::GameConfig& config, std::i
       out.looped = true;
       out.games.push_back(play_sample_game(machine, game, max_moves, max_rounds, nullptr));
       break;
+    } catch (const GameTooLong& stopped) {
+      // Played again without the sink to its last decision: a capped game its seed replays.
+      // Its states up to the stop are real states and stay as candidates.
+      out.games.push_back(play_sample_game(machine, game, std::min(max_moves, stopped.moves), max_rounds, nullptr));
+      if (stopped.by_budget) {
+        out.budget_stopped = true;
+        out.cut_by_budget = g + 1 < games;
+        break;
+      }
+      if (out.long_games++ == 0) out.first_long = g;
     }
+    if (played) played(g + 1);
   }
   return out;
 }

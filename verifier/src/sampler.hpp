@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <vector>
@@ -18,9 +19,11 @@ namespace rulebook::verifier {
 
 // The kinds of value each slot holds, from a few games (those after the first only before
 // `stop_at`; a slot never seen is not kept, which is sound).
+// `played` is called after each game with the number played.
 SlotKinds observe_slot_kinds(const ri::Machine& machine, const ri::GameConfig& config, std::int64_t games,
                              std::int64_t max_moves, std::int64_t max_rounds = 100,
-                             std::chrono::steady_clock::time_point stop_at = std::chrono::steady_clock::time_point::max());
+                             std::chrono::steady_clock::time_point stop_at = std::chrono::steady_clock::time_point::max(),
+                             const std::function<void(std::int64_t)>& played = {});
 
 struct BrokenInvariant {
   std::uint64_t seed = 0;
@@ -39,6 +42,12 @@ struct Sampling {
   // was played once more to that fault, which is in `games`.
   bool looped = false;
   bool cut_by_budget = false;  // stopped before `games` games: the budget was spent
+  // Games stopped under way, at their last decision (capped; their states so far kept):
+  // `long_games` ran kStepsPerGame instructions, `budget_stopped` (at most one, the last)
+  // was under way when the budget was spent. `first_long` is the first long game's index.
+  std::int64_t long_games = 0;
+  std::int64_t first_long = -1;
+  bool budget_stopped = false;
   // Up to kPointsPerCut distinct abstract states seen at each cut point (the vacuity guard).
   std::map<std::int32_t, std::vector<std::vector<std::int64_t>>> points;
 };
@@ -47,6 +56,10 @@ struct Sampling {
 // it as a loop that never reaches one (and stops sampling after it).
 inline constexpr std::int64_t kStepsWithoutDecision = 2'000'000;
 inline constexpr std::size_t kPointsPerCut = 8;
+// How many instructions one sampled game may run in all (the shipped rulesets run about
+// 25,000): a game with decisions that still runs this long is stopped at its last decision,
+// so that one game cannot hold the sampling for minutes.
+inline constexpr std::int64_t kStepsPerGame = 20'000'000;
 
 // One random game, as ri::play_random_game plays it (so counterexample.hpp replays it from
 // its seed), stopped at `max_moves` decisions or after `max_rounds` rounds (`by_rounds`
@@ -55,11 +68,14 @@ ri::GameResult play_sample_game(const ri::Machine& machine, const ri::GameConfig
                                 std::int64_t max_rounds, ri::EventSink* sink, bool* by_rounds = nullptr);
 
 // Games after the first start only before `stop_at` (the end of `--budget`); a game under way
-// is played to its end, so that every game sampled is the one its seed replays. Fewer games
+// then (or past kStepsPerGame instructions) is stopped at its last decision and kept as a
+// capped game, replayed to that decision, so that every game sampled is the one its seed
+// replays. Fewer games
 // give fewer candidate facts and fewer examples, never a wrong proof: Z3 still proves every
 // invariant kept.
 Sampling sample(const ri::Machine& machine, const ri::GameConfig& config, std::int64_t games, std::int64_t max_moves,
                 std::int64_t max_rounds, const Layout& layout, const CardClasses& classes, Invariants& invariants,
-                std::chrono::steady_clock::time_point stop_at = std::chrono::steady_clock::time_point::max());
+                std::chrono::steady_clock::time_point stop_at = std::chrono::steady_clock::time_point::max(),
+                const std::function<void(std::int64_t)>& played = {});
 
 }  // namespace rulebook::verifier

@@ -180,7 +180,8 @@ class Search {
         invariant_found_(goal.invariants.size(), false), label_found_(goal.labels.size(), false),
         winner_found_(goal.winners.size(), false) {}
 
-  SearchResult run(std::int64_t max_states, double max_seconds, std::int64_t max_depth) {
+  SearchResult run(std::int64_t max_states, double max_seconds, std::int64_t max_depth,
+                   const std::function<void(std::int64_t)>& searched) {
     const auto started = std::chrono::steady_clock::now();
     const auto out_of_time = [&] {
       return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() > max_seconds;
@@ -197,6 +198,7 @@ class Search {
       }
       auto [id, state] = std::move(frontier.front());
       frontier.pop_front();
+      if (searched && (id & 0xFFF) == 0) searched(static_cast<std::int64_t>(nodes_.size()));
       while (edge_start_.size() <= static_cast<std::size_t>(id)) edge_start_.push_back(edges_.size());
       const std::int32_t depth = nodes_[static_cast<std::size_t>(id)].depth;
       const std::size_t moves = machine_.legal_moves(state).size();
@@ -435,9 +437,9 @@ class Search {
 
 SearchResult search_states(const ri::Machine& machine, const ri::GameConfig& config, const SearchGoal& goal,
                            std::int64_t max_states, double max_seconds, std::int64_t max_depth,
-                           SearchSymmetry symmetry) {
+                           SearchSymmetry symmetry, const std::function<void(std::int64_t)>& searched) {
   Search search(machine, config, goal, symmetry);
-  return search.run(max_states, max_seconds, max_depth);
+  return search.run(max_states, max_seconds, max_depth, searched);
 }
 
 void state_words(const ri::State& state, const SearchGoal& goal, SearchSymmetry symmetry,

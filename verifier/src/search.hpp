@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "layout.hpp"
@@ -62,10 +63,11 @@ enum class SearchSymmetry {
 // states, `max_seconds` and `max_depth` moves. Reports the first (shortest) hit for each
 // goal item: each faulting place, each invariant, label and winner, and one lasso (the one
 // reached soonest, with its shortest cycle), looked for in the explored graph when the
-// search stops.
+// search stops. `searched` is called every 4,096 states expanded, with the states found.
 SearchResult search_states(const ri::Machine& machine, const ri::GameConfig& config, const SearchGoal& goal,
                            std::int64_t max_states, double max_seconds, std::int64_t max_depth,
-                           SearchSymmetry symmetry = SearchSymmetry::kExact);
+                           SearchSymmetry symmetry = SearchSymmetry::kExact,
+                           const std::function<void(std::int64_t)>& searched = {});
 
 // What search_states compares: the state as words, without the counters that only count
 // (rounds, moves, steps: no expression of the IR reads them) and with `reached` reduced to

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include <set>
 #include <stdexcept>
 
@@ -451,20 +452,40 @@ VerifyReport verify_setting(const ri::Machine& machine, const VerifyOptions& opt
   if (std::string reason = state_over_limit(std::int64_t{ir.zone_instances} * classes.count(), true); !reason.empty()) {
     return too_large(reason);
   }
+  // Progress for the caller's display; nothing is printed here.
+  const auto progress = [&](Progress::Stage stage, std::int64_t done, std::int64_t total, std::int64_t left = 0,
+                            std::string property = {}) {
+    if (!options.progress) return;
+    Progress p;
+    p.stage = stage;
+    p.players = initial.num_players;
+    p.done = done;
+    p.total = total;
+    p.left = left;
+    p.property = std::move(property);
+    options.progress(p);
+  };
+  // A stage counted in games or states: announced, then a callback for each step of it.
+  const auto counted = [&](Progress::Stage stage, std::int64_t total) -> std::function<void(std::int64_t)> {
+    if (!options.progress) return {};
+    progress(stage, 0, total);
+    return [&progress, stage, total](std::int64_t done) { progress(stage, done, total); };
+  };
   // `--budget` covers the inference as a whole: the games that show the kinds of the slots,
   // the sampled games and the search for inductive invariants (the exhaustive search has
   // its own limits).
   const auto budget_end = started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                         std::chrono::duration<double>(std::clamp(options.budget_seconds, 0.0, 1e9)));
-  const SlotKinds kinds = observe_slot_kinds(machine, config, std::min<std::int64_t>(options.games, 40), options.bound,
-                                             options.rounds, budget_end);
+  const std::int64_t kind_games = std::min<std::int64_t>(options.games, 40);
+  const SlotKinds kinds = observe_slot_kinds(machine, config, kind_games, options.bound, options.rounds, budget_end,
+                                             counted(Progress::Stage::kSlotKinds, kind_games));
   const Layout layout = make_layout(ir, setting, classes, kinds);
   if (std::string reason = state_over_limit(layout.size(), false); !reason.empty()) return too_large(reason);
   z3::context z3;
   Encoder encoder(z3, ir, setting, classes, layout, kinds);
   Invariants invariants(encoder, layout, cut_points(ir));
   Sampling sampling = sample(machine, config, options.games, options.bound, options.rounds, layout, classes, invariants,
-                             budget_end);
+                             budget_end, counted(Progress::Stage::kSampling, options.games));
   // Rare counterexamples: every sequence of decisions from the start, breadth-first, for
   // what the sampled games did not show.
   SearchGoal goal;
@@ -492,7 +513,7 @@ VerifyReport verify_setting(const ri::Machine& machine, const VerifyOptions& opt
     // Alike cards (20 chips) as one: the hits are real games either way, and exhaustion is not
     // used as a proof.
     searched = search_states(machine, config, goal, options.search_states, options.search_seconds, options.bound,
-                             SearchSymmetry::kAlikeCards);
+                             SearchSymmetry::kAlikeCards, counted(Progress::Stage::kSearch, options.search_states));
   }
   if (std::getenv("RULEBOOK_VERIFY_DEBUG") != nullptr) {
     invariants.debug(&layout.names);
@@ -506,7 +527,11 @@ VerifyReport verify_setting(const ri::Machine& machine, const VerifyOptions& opt
   }
   const double budget_left =
       std::max(0.0, options.budget_seconds - std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
-  const Invariants::Stats stats = invariants.make_inductive(options.timeout_seconds * 1000U, budget_left);
+  std::function<void(std::int64_t, std::int64_t)> queried;
+  if (options.progress) {
+    queried = [&](std::int64_t left, std::int64_t queries) { progress(Progress::Stage::kInvariants, queries, 0, left); };
+  }
+  const Invariants::Stats stats = invariants.make_inductive(options.timeout_seconds * 1000U, budget_left, queried);
   const auto positions = static_cast<std::int32_t>(std::count(invariants.cuts().begin(), invariants.cuts().end(), true));
   report.stats = VerifyStats{classes.count(), layout.size(), positions, static_cast<std::int32_t>(ir.code.size()),
                              sampling.states, stats.queries, stats.weakenings, stats.seconds, stats.finished};
@@ -530,9 +555,21 @@ VerifyReport verify_setting(const ri::Machine& machine, const VerifyOptions& opt
                                        sampling.capped_moves + sampling.capped_rounds, sampling.games.size(), sampling.capped_moves,
                                        options.bound, sampling.capped_rounds, options.rounds));
   }
+  if (sampling.long_games > 0) {
+    report.notes.push_back(fmt::format("sampling stopped {} game(s) at their last decision after {} instructions (the first: "
+                                       "game {}, seed {}): a game may run that many; their states up to there are kept",
+                                       sampling.long_games, kStepsPerGame, sampling.first_long + 1,
+                                       ri::game_seed(config.seed, static_cast<std::uint64_t>(sampling.first_long))));
+  }
+  if (sampling.budget_stopped) {
+    report.notes.push_back(fmt::format("sampling stopped game {} at its last decision: the budget ({} s, --budget) was spent "
+                                       "while it was under way", sampling.games.size(), options.budget_seconds));
+  }
   if (sampling.looped) {
-    report.notes.push_back(fmt::format("a simulated game ran {} instructions without a decision; sampling stopped there, "
-                                       "and the exhaustive search was not run", kStepsWithoutDecision));
+    report.notes.push_back(fmt::format("sampling stopped game {} (seed {}): it ran {} instructions without a decision, a loop "
+                                       "that reaches none; it was played once more to the interpreter's own fault (the "
+                                       "counterexample), no later game was sampled, and the exhaustive search was not run",
+                                       sampling.games.size(), sampling.games.back().seed, kStepsWithoutDecision));
   }
   if (options.search_states > 0 && !sampling.looped) {
     report.notes.push_back(fmt::format("exhaustive search over decisions (seed {}): {} states{}", config.seed, searched.states,
@@ -557,15 +594,28 @@ VerifyReport verify_setting(const ri::Machine& machine, const VerifyOptions& opt
   Context ctx{machine, ir, config, options, setting, classes, layout, z3, encoder, invariants, sampling, searched, {}};
   const std::string vacuous = vacuity_failure(ctx);
   if (!vacuous.empty()) report.notes.push_back("internal error: the vacuity check failed (" + vacuous + "); no proof from Z3 is reported");
+  // Each check announced with the properties it decides (in the order of properties()).
+  std::int64_t checked = 0;
+  const auto deciding = [&](std::initializer_list<const char*> names) {
+    std::vector<std::string> asked;
+    for (const char* name : names) {
+      if (wanted.count(name) != 0) asked.emplace_back(name);
+    }
+    if (!asked.empty()) progress(Progress::Stage::kProperty, checked, static_cast<std::int64_t>(wanted.size()), 0,
+                                 fmt::format("{}", fmt::join(asked, ", ")));
+    checked += static_cast<std::int64_t>(asked.size());
+    return !asked.empty();
+  };
+  (void)deciding({"conservation", "playability", "well-defined"});
   check_obligations(ctx, wanted, report.findings);
-  if (wanted.count("round-termination") || wanted.count("game-termination") || wanted.count("terminates")) {
+  if (deciding({"round-termination", "game-termination", "terminates"})) {
     check_termination(ctx, report.findings, wanted.count("round-termination") != 0, wanted.count("game-termination") != 0,
                       wanted.count("terminates") != 0);
   }
-  if (wanted.count("reachability")) check_reachability(ctx, report.findings);
-  if (wanted.count("winnability")) check_winnability(ctx, report.findings);
-  if (wanted.count("knowable-moves")) check_knowable_moves(ctx, report.findings);
-  if (wanted.count("invariant")) check_invariants(ctx, report.findings);
+  if (deciding({"reachability"})) check_reachability(ctx, report.findings);
+  if (deciding({"winnability"})) check_winnability(ctx, report.findings);
+  if (deciding({"knowable-moves"})) check_knowable_moves(ctx, report.findings);
+  if (deciding({"invariant"})) check_invariants(ctx, report.findings);
   // A proof from an unsatisfiable premise is no proof: only what games show stands.
   if (!vacuous.empty()) {
     for (Finding& f : report.findings) {

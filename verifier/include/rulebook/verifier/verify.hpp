@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -59,6 +60,27 @@ struct Finding {
   double seconds = 0;
 };
 
+// What the verifier is doing, for a progress display (`rulebook verify` draws it on a
+// terminal). The verifier prints nothing itself: it calls VerifyOptions::progress from the
+// thread that called verify(), when a stage starts and often within one (every game, every
+// 4,096 states searched, every induction query), so the caller should throttle what it draws.
+struct Progress {
+  enum class Stage {
+    kSlotKinds,   // a few games that show the kinds of the slots: done/total games
+    kSampling,    // the games that suggest invariants: done/total games
+    kSearch,      // the exhaustive search: done states, of at most total
+    kInvariants,  // the invariant search: `left` positions still to check, done queries
+    kProperty,    // deciding `property`: done properties of total
+  };
+  Stage stage = Stage::kSampling;
+  std::int64_t players = 0;
+  std::int64_t done = 0;
+  std::int64_t total = 0;
+  std::int64_t left = 0;
+  std::string property;
+};
+using ProgressCallback = std::function<void(const Progress&)>;
+
 struct VerifyOptions {
   std::int64_t players = 0;                  // 0: the most the ruleset allows
   std::map<std::string, std::string> options;
@@ -72,6 +94,7 @@ struct VerifyOptions {
   double budget_seconds = 600;               // for the invariant search as a whole
   std::uint64_t seed = 1;
   bool show_invariants = false;              // keep the proved invariant at each decision
+  ProgressCallback progress;                 // empty: no progress reported
 };
 
 struct VerifyStats {
