@@ -204,6 +204,7 @@ class Explainer {
           return;
         }
         case ExprOp::kComprehension: {
+          if (n.kids.size() < 2 || n.kids[1] < 0) break;
           const std::optional<Value> domain = eval(n.kids[0]);
           if (!domain) break;
           const std::optional<bool> in = contains(*domain, x, n.span);
@@ -249,7 +250,15 @@ class Explainer {
                            names_.zone_text(scratch_.card_zone[static_cast<std::size_t>(x.scalar)]), source(id), shown(*v)));
       return;
     }
-    const std::string values = values_in(id);
+    std::string values = values_in(id);
+    if (n.op == ExprOp::kBuiltin) {
+      // `subsets(players - {p}, 1, target_sizes(g))`: what the builtin was given.
+      for (const ExprId kid : n.kids) {
+        if (kid < 0 || node(kid).op == ExprOp::kConst || node(kid).op == ExprOp::kLocal) continue;
+        const std::optional<Value> arg = eval(kid);
+        if (arg) values += fmt::format("{}{} = {}", values.empty() ? "" : ", ", source(kid), shown(*arg));
+      }
+    }
     note(id, fmt::format("{} is not in `{}`{}", item, source(id),
                          n.op == ExprOp::kSetLit || values.empty() ? "" : fmt::format(" ({})", values)));
   }
@@ -263,7 +272,7 @@ class Explainer {
           if (static_cast<grammar::ast::BinaryOp>(n.sub) != grammar::ast::BinaryOp::kAnd) break;
           const std::optional<Value> left = eval(n.kids[0]);
           if (!left) break;
-          is_false(n.kids[left->truthy() ? 1 : 0], depth + 1);
+          is_false(n.kids[left->truthy() ? 1 : 0], depth);  // a chain of conjuncts is one level
           return;
         }
         case ExprOp::kDef: {

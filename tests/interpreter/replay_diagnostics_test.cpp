@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rulebook/grammar/load.hpp"
+#include "rulebook/interpreter/agent.hpp"
 #include "rulebook/interpreter/log.hpp"
 #include "rulebook/interpreter/lower.hpp"
 #include "rulebook/interpreter/replay.hpp"
@@ -187,6 +188,48 @@ TEST_CASE("replaydiag: Molestation: a victim the rules do not allow is explained
   CHECK(r.note("is not in `victims(m)`") != nullptr);
   CHECK(r.note("`can_molest(m, v)` is false") != nullptr);
   CHECK(r.note("`m != v` is false") != nullptr);
+}
+
+TEST_CASE("replaydiag: Clusterfk: a set of targets a builtin does not give shows what the builtin was given", "[replaydiag]") {
+  const auto rules = load_path(rulebook::test::source_path("rulesets/clusterfk.rules"));
+  ri::GameConfig config;
+  config.players = 4;
+  config.seed = 2;
+  ri::LogWriter writer(*rules->machine, config);
+  ri::State state = rules->machine->start(config, &writer);
+  ri::RandomAgent agent(config.seed);
+  while (!state.finished) {
+    rules->machine->apply(state, agent.choose(rules->machine->view(state, state.decision->player, ri::ViewDetail::kDecisionOnly)),
+                          &writer);
+  }
+  // The first choice of targets, changed to every other player: one more than a gesture allows.
+  std::vector<std::string> lines;
+  const std::string& log = writer.text();
+  bool changed = false;
+  for (std::size_t begin = 0; begin < log.size() && !changed;) {
+    const std::size_t end = log.find('\n', begin);
+    std::string line = log.substr(begin, end - begin);
+    begin = end + 1;
+    if (line.find("choose_targets") != std::string::npos) {
+      json j = json::parse(line);
+      json others = json::array();
+      for (int p = 0; p < 4; ++p) {
+        if (p != j["move"]["player"].get<int>()) others.push_back(p);
+      }
+      j["move"]["choice"] = others;
+      line = j.dump();
+      changed = true;
+    }
+    lines.push_back(line);
+  }
+  REQUIRE(changed);
+  const Replayed r = replay_lines(*rules, lines);
+  INFO(r.rendered);
+  REQUIRE(r.result.outcome == ri::ReplayOutcome::kIllegal);
+  const rg::DiagnosticNote* n = r.note("is not in `subsets(players - {p}, 1, target_sizes(g))`");
+  REQUIRE(n != nullptr);
+  CHECK_THAT(n->message, Catch::Contains("players - {p} = ["));
+  CHECK_THAT(n->message, Catch::Contains("target_sizes(g) = "));
 }
 
 // ---- oddities of hand-written logs ---------------------------------------------------------
