@@ -163,8 +163,11 @@ constexpr std::array kCodes{
 
     CodeInfo{Code::kMalformedLog, "E0601", "malformed log",
              "A line of the log is not JSON, not an object, not a known kind of line, or lacks a\n"
-             "field its kind needs. docs/log-format.md describes the format. A malformed log is\n"
-             "bad input (exit 2), not an illegal game."},
+             "field its kind needs; or a value is of the wrong type (a number where an enum\n"
+             "value is asked) or names what the game does not have (a card, a seat, a zone);\n"
+             "or the header contradicts itself (more names than players without \"seats\"),\n"
+             "or a shuffle gives both \"cards\" and \"top\". docs/log-format.md describes the\n"
+             "format. A malformed log is bad input (exit 2), not an illegal game."},
     CodeInfo{Code::kLogHeader, "W0602", "log header does not match",
              "The log's header disagrees with the rules or the command line: another ruleset's\n"
              "title or hash, an unknown key, or an option the command line overrides. Replay\n"
@@ -176,9 +179,12 @@ constexpr std::array kCodes{
              "The log names a rule (by its label) other than the one the rules ask in at this\n"
              "step. Often the log was written for another version of the ruleset."},
     CodeInfo{Code::kIllegalChoice, "E0605", "illegal choice",
-             "The choice the log records is not among those the rule allows here, has the wrong\n"
-             "shape (a number where a card is asked, say), or differs from the one the policy\n"
-             "makes for an automated seat. The notes list the legal choices."},
+             "The choice the log records is not among those the rule allows here, or differs\n"
+             "from the one the policy makes for an automated seat. The notes say why: the\n"
+             "first condition of the rule's filter (or of a definition it calls) that is false\n"
+             "for the choice, with the values of its names, or the zone a card is in instead;\n"
+             "and they list the legal choices. (A choice of the wrong type is a malformed log,\n"
+             "E0601.)"},
     CodeInfo{Code::kWrongResult, "E0606", "recorded result differs",
              "The log's end line gives winners, scores or a number of rounds or steps that the\n"
              "rules do not give after the same moves."},

@@ -79,6 +79,16 @@ void append_cards(std::string& out, const Machine& machine, const State& state, 
   out += ']';
 }
 
+// A rule file as a log names it: its name without its folder. A log is read elsewhere (sent
+// on, kept with others): a folder would tell where the writer kept the rules, an absolute one
+// the writer's home, and name a file that is not there; a path relative to the log's folder
+// breaks as soon as either is moved. Replay takes the rules from its command line; the hash
+// says whether they are the same texts.
+std::string file_name(std::string_view path) {
+  const std::size_t slash = path.find_last_of('/');
+  return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
+
 }  // namespace
 
 std::string choice_json(const Machine& machine, const State& state, const Value& choice) {
@@ -94,7 +104,9 @@ void LogWriter::header(const State& initial) {
   header["log"] = "rulebook";
   header["version"] = kLogVersion;
   header["ruleset"] = ir.title;
-  header["files"] = ir.file_paths;
+  nlohmann::json files = nlohmann::json::array();
+  for (const std::string& path : ir.file_paths) files.push_back(file_name(path));
+  header["files"] = files;
   header["hash"] = ir.source_hash;
   header["players"] = initial.num_players;
   header["seats"] = initial.num_seats;
@@ -190,7 +202,9 @@ void LogWriter::ended(const State& state) {
     const Fault& f = *state.fault;
     j["fault"] = {{"message", f.message},
                   {"rule", f.rule >= 0 ? nlohmann::json(machine_.ir().labels[static_cast<std::size_t>(f.rule)]) : nlohmann::json(nullptr)},
-                  {"at", machine_.where(f.span)},
+                  {"at", f.span.valid() && f.span.file < machine_.ir().file_paths.size()
+                             ? fmt::format("{}:{}", file_name(machine_.ir().file_paths[f.span.file]), f.span.line)
+                             : std::string("?")},
                   {"rounds", state.rounds},
                   {"moves", state.moves}};
     if (cut_) j["fault"]["unrecorded"] = unrecorded_;

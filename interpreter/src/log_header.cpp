@@ -41,7 +41,12 @@ LogHeader read_log_header(LogReader& reader, const Machine& machine, const std::
     LogValue hash = h.at("hash");
     if (!hash.is_string()) throw_bad(header.line, "hash", "\"hash\" is a string of hex digits");
     if (hash.text() != ir.source_hash) {
-      const std::string message = fmt::format("the log was written for other rule files (hash {}, these rules {})",
+      std::vector<std::string> files;  // as the log names them: file names, or paths in older logs
+      if (const std::optional<LogValue> listed = h.find("files"); listed && listed->is_array()) {
+        listed->each([&](LogValue f) { files.push_back(f.shown()); });
+      }
+      const std::string message = fmt::format("the log was written for other rule files ({}hash {}, these rules {})",
+                                              files.empty() ? "" : fmt::format("{}, ", fmt::join(files, ", ")),
                                               hash.shown(), ir.source_hash);
       if (strict) throw_bad(header.line, "hash", message + "; --strict makes this an error");
       out.warnings.push_back({"hash", message});
@@ -83,8 +88,26 @@ LogHeader read_log_header(LogReader& reader, const Machine& machine, const std::
   std::vector<std::string> names;  // stays empty when the log names no seats
   if (h.contains("names")) {
     LogValue listed = h.at("names");
-    if (!listed.is_array() || listed.size() != static_cast<std::size_t>(out.seats)) {
-      throw_bad(header.line, "names", fmt::format("\"names\" lists one name per seat: {} names", out.seats));
+    // One name per player, or one per seat to name the automated seats too. A list as long
+    // as the seats where there are fewer players must say so with "seats": otherwise
+    // `"players": 3` with four names reads as a fourth player the header forgot, and the
+    // replay would have made that player an automated seat without a word.
+    const auto count = listed.is_array() ? listed.size() : std::size_t{0};
+    const bool per_player = count == static_cast<std::size_t>(players_count);
+    const bool per_seat = count == static_cast<std::size_t>(out.seats);
+    if (!listed.is_array() || (!per_player && !per_seat)) {
+      const std::string given = listed.is_array() ? fmt::format("{} names", count) : listed.shown();
+      throw_bad(header.line, "names",
+                out.seats == players_count
+                    ? fmt::format("\"names\" lists one name per player ({}), not {}", players_count, given)
+                    : fmt::format("\"names\" lists one name per player ({}), or one per seat ({}) to name the automated seats too, not {}",
+                                  players_count, out.seats, given));
+    }
+    if (!per_player && !h.contains("seats")) {
+      throw_bad(header.line, "names",
+                fmt::format("\"names\" lists {} names but \"players\" is {}: list one name per player, or one per seat "
+                            "with \"seats\": {} to name the automated seat{} too",
+                            count, players_count, out.seats, out.seats - players_count == 1 ? "" : "s"));
     }
     listed.each([&](LogValue name) {
       if (!name.is_string() || name.text().empty()) throw_bad(header.line, "names", "a seat name is a non-empty string");

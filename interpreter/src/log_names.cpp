@@ -26,14 +26,52 @@ std::string did_you_mean(std::string_view name, const Names& names) {
   return closest.best().empty() ? std::string() : fmt::format(" (did you mean '{}'?)", closest.best());
 }
 
+// The card a common spelling stands for, tried before the closest name by edit distance
+// (which for "TC" would offer any club): case aside (`qh`, `Jk1`, `Note3`), `T` for ten
+// (`TC`), the suit first (`HQ`), and the suit symbols (`Q♥`).
+std::string card_spelling(std::string_view written, const NameMap<CardId>& cards) {
+  static const std::pair<std::string_view, char> kSymbols[] = {
+      {"\u2663", 'C'}, {"\u2667", 'C'}, {"\u2666", 'D'}, {"\u2662", 'D'},
+      {"\u2665", 'H'}, {"\u2661", 'H'}, {"\u2660", 'S'}, {"\u2664", 'S'}};
+  std::string upper, lower;
+  for (std::size_t i = 0; i < written.size();) {
+    bool symbol = false;
+    for (const auto& [text, suit] : kSymbols) {
+      if (written.substr(i).starts_with(text)) {
+        upper += suit;
+        lower += static_cast<char>(suit - 'A' + 'a');
+        i += text.size();
+        symbol = true;
+        break;
+      }
+    }
+    if (symbol) continue;
+    const char c = written[i++];
+    upper += c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
+    lower += c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+  }
+  std::vector<std::string> tries{upper, lower};
+  const auto is_suit = [](char c) { return c == 'C' || c == 'D' || c == 'H' || c == 'S'; };
+  if (upper.size() >= 2 && is_suit(upper.front())) tries.push_back(upper.substr(1) + upper.front());  // HQ
+  for (std::size_t n = tries.size(), i = 0; i < n; ++i) {
+    std::string t = tries[i];
+    if (t.size() == 2 && (t[0] == 'T' || t[0] == 't')) tries.push_back("10" + t.substr(1));  // TC
+  }
+  for (const std::string& t : tries) {
+    if (t != written && cards.find(t) != cards.end()) return t;
+  }
+  return {};
+}
+
 }  // namespace
 
 LogNames::LogNames(const Machine& machine, std::int32_t seats, std::vector<std::string> names)
-    : machine_(&machine), seats_(seats), named_(!names.empty()) {
+    : machine_(&machine), seats_(seats), named_(!names.empty()), named_count_(names.size()) {
   const Ir& ir = machine.ir();
-  names_ = named_ ? std::move(names) : std::vector<std::string>();
+  names_ = std::move(names);
   for (std::int32_t p = 0; p < seats_; ++p) {
-    if (!named_) names_.push_back(std::to_string(p));
+    // Seats the log leaves unnamed (all of them, or the automated ones) go by number.
+    if (static_cast<std::size_t>(p) >= names_.size()) names_.push_back(std::to_string(p));
     player_by_name_.emplace(names_[static_cast<std::size_t>(p)], p);
     player_by_name_.emplace(std::to_string(p), p);
   }
@@ -113,8 +151,11 @@ CardId LogNames::card(const State& state, const LogLine& line, LogValue j, std::
   if (!j.is_string()) throw LogError(line, std::string(key), fmt::format("a card is a name such as \"7H\", not {}", j.shown()));
   const auto it = card_by_name_.find(j.string());
   if (it == card_by_name_.end()) {
+    const std::string spelt = card_spelling(j.string(), card_by_name_);
     throw LogError(line, std::string(key), fmt::format("no card '{}' in this game{} (cards are named like {})", j.shown(),
-                                                       did_you_mean(j.string(), card_by_name_), machine_->card_name(state, 0)));
+                                                       spelt.empty() ? did_you_mean(j.string(), card_by_name_)
+                                                                     : fmt::format(" (did you mean '{}'?)", spelt),
+                                                       machine_->card_name(state, 0)));
   }
   return it->second;
 }
@@ -177,7 +218,7 @@ std::string LogNames::cards_text(const State& state, const std::vector<CardId>& 
 }
 
 std::string LogNames::who(PlayerId p) const {
-  return named_ ? names_[static_cast<std::size_t>(p)] : fmt::format("player {}", p);
+  return static_cast<std::size_t>(p) < named_count_ ? names_[static_cast<std::size_t>(p)] : fmt::format("player {}", p);
 }
 
 }  // namespace rulebook::interpreter::detail

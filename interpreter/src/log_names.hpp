@@ -26,7 +26,8 @@ using NameMap = std::unordered_map<std::string, T, NameHash, std::equal_to<>>;
 class LogNames {
  public:
   LogNames() = default;
-  // `names`: one per seat, or empty when the log names no seats.
+  // `names`: one per seat, one per human player (the first seats), or empty when the log
+  // names no seats.
   LogNames(const Machine& machine, std::int32_t seats, std::vector<std::string> names);
 
   // Log values to game values. `key` is the part of the line a message points at.
@@ -50,6 +51,7 @@ class LogNames {
   std::int32_t seats_ = 0;
   std::vector<std::string> names_;  // by player identity: the name, or the number
   bool named_ = false;
+  std::size_t named_count_ = 0;  // the seats the log names: all, the human ones, or none
   NameMap<PlayerId> player_by_name_;
   NameMap<std::int32_t> zone_by_name_;
   NameMap<std::int32_t> label_by_name_;

@@ -11,6 +11,7 @@
 
 #include "replayer.hpp"
 #include "rulebook/interpreter/table_view.hpp"
+#include "why_illegal.hpp"
 
 namespace rulebook::interpreter::detail {
 
@@ -74,8 +75,11 @@ bool Replayer::shuffle_result(const State& state, std::int32_t zone, std::vector
     bad_log(event->line, "shuffle", fmt::format("the rules shuffle {} here ({}), not {}", names_.zone_text(zone), where, names_.zone_text(logged)));
   }
   const bool full = event->value().contains("cards");
-  if (!full && !event->value().contains("top")) {
-    bad_log(event->line, "", "a shuffle line gives the result as \"cards\" (all of them, bottom to top) or \"top\" (from the top down)");
+  if (full == event->value().contains("top")) {
+    // Both would be read one way and the other silently dropped: which did the writer mean?
+    bad_log(event->line, full ? "top" : "",
+            fmt::format("a shuffle line gives the result as \"cards\" (all of them, bottom to top) or \"top\" (from the top down){}",
+                        full ? ", not both" : ""));
   }
   const char* key = full ? "cards" : "top";
   const std::vector<CardId> listed = names_.cards(state, event->line, event->value().at(key), key);
@@ -207,10 +211,13 @@ void Replayer::check_move(State& state, const LogEvent& event) {
                                [&](const Value& o) { return equal(o, choice); });
   if (it == decision.options.end()) {
     std::vector<grammar::DiagnosticNote> notes{rule_note(decision.instr, fmt::format("{} allows only these choices", rule_text(decision.rule)))};
-    if (choice.kind == Kind::kCard) {
-      notes.push_back(grammar::DiagnosticNote{{}, fmt::format("{} is in {}", machine_.card_name(state, static_cast<CardId>(choice.scalar)),
-                                                              names_.zone_text(state.card_zone[static_cast<std::size_t>(choice.scalar)]))});
+    // Why: the part of the rule's domain or filter that rules the choice out, with its values.
+    std::vector<grammar::DiagnosticNote> why = why_illegal(machine_, sources_, names_, state, choice);
+    if (why.empty() && choice.kind == Kind::kCard) {
+      why.push_back(grammar::DiagnosticNote{{}, fmt::format("{} is in {}", machine_.card_name(state, static_cast<CardId>(choice.scalar)),
+                                                            names_.zone_text(state.card_zone[static_cast<std::size_t>(choice.scalar)]))});
     }
+    for (grammar::DiagnosticNote& n : why) notes.push_back(std::move(n));
     notes.push_back(legal_note(state));
     stop(ReplayOutcome::kIllegal, grammar::Code::kIllegalChoice, event.line, "choice",
          fmt::format("step {}: {} may not choose {} in {}", step, names_.who(player),

@@ -86,9 +86,10 @@ LogValue Replayer::field(const LogEvent& event, LogValue object, const char* key
 }
 
 Value Replayer::choice_of(const State& state, const LogLine& line, LogValue j, const Value& shape) {
+  // A value of the wrong type is a log the reader cannot take (exit 2), like a name the game
+  // does not have; a well-formed choice the rules do not allow is an illegal step (exit 1).
   auto wrong = [&](const char* expected) {
-    stop(ReplayOutcome::kIllegal, grammar::Code::kIllegalChoice, line, "choice",
-         fmt::format("the rules ask for {} here, not {}", expected, j.shown()), {});
+    bad_log(line, "choice", fmt::format("the rules ask for {} here, not {}", expected, j.shown()));
   };
   const auto scalar = [&](Kind kind, std::int32_t enum_id, LogValue x) -> Value {
     switch (kind) {
@@ -103,7 +104,12 @@ Value Replayer::choice_of(const State& state, const LogLine& line, LogValue j, c
         return Value::player(names_.player(line, x, "choice"));
       case Kind::kCard: return Value::card(names_.card(state, line, x, "choice"));
       case Kind::kEnum:
-        if (!x.is_string() || enum_id < 0) wrong("a name");
+        if (enum_id < 0) wrong("a name");
+        if (!x.is_string()) {
+          const grammar::EnumInfo& info = ir_.enums[static_cast<std::size_t>(enum_id)];
+          bad_log(line, "choice", fmt::format("the rules ask for a value of {} by name ({}) here, not {}", info.name,
+                                              fmt::join(info.values, ", "), x.shown()));
+        }
         return Value::enumeration(enum_id, names_.enum_value(line, x, enum_id));
       default: wrong("a value this log format cannot write");
     }

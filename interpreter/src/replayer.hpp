@@ -47,6 +47,7 @@ class Replayer : public EventSink {
            const ReplayOptions& options, ReplayResult& result)
       : machine_(machine),
         ir_(machine.ir()),
+        sources_(sources),
         log_file_(log_file),
         text_(sources.file(log_file).text),
         options_(options),
@@ -106,6 +107,7 @@ class Replayer : public EventSink {
 
   const Machine& machine_;
   const Ir& ir_;
+  const grammar::SourceManager& sources_;  // the rule files, quoted when a move is illegal
   grammar::FileId log_file_;
   std::string_view text_;
   const ReplayOptions& options_;

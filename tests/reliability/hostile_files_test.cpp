@@ -127,7 +127,7 @@ TEST_CASE("hostile: play --log and simulate --logs and --stats write JSON for a 
   CHECK(play.exit_code == 0);
   check_json_lines(dir + "/play.jsonl");
   const auto header = parsed(read_text(dir + "/play.jsonl").substr(0, read_text(dir + "/play.jsonl").find('\n')));
-  CHECK(header["files"][0] == dir + "/r" + kReplacement + ".rules");
+  CHECK(header["files"][0] == std::string("r") + kReplacement + ".rules");  // the file name, without its folder
 
   const auto simulate = run_rulebook("simulate " + quoted(rules) + " --games 3 --logs " + quoted(dir + "/logs") +
                                      " --stats " + quoted(dir + "/stats.json"));

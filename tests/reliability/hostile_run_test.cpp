@@ -147,7 +147,7 @@ TEST_CASE("hostile: a round with no decision faults naming the round; its log is
   CHECK(log.find("\n{\"cut\":{\"moves\":0,\"reason\":\"more than 1048576 bytes of log with no decision\",\"rounds\":") !=
         std::string::npos);
   const std::string last = log.substr(log.rfind('\n', log.size() - 2) + 1);
-  CHECK(last.find("{\"fault\":{\"at\":\"" + dir + "/loop.rules:5\",") == 0);
+  CHECK(last.find("{\"fault\":{\"at\":\"loop.rules:5\",") == 0);  // the file's name, without its folder
   CHECK(last.find("\"unrecorded\":166") != std::string::npos);  // some 16.6 million rounds
   // The replay checks every line up to the cut, then runs the rules on to the same fault.
   const auto replayed = run_rulebook("replay " + rules + " " + quoted(dir + "/logs/fault-game-0.jsonl"));
