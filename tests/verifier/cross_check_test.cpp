@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "interpreter/game_fixture.hpp"
+#include "rulebook/interpreter/fault_kinds.hpp"
 #include "rulebook/interpreter/simulate.hpp"
 #include "rulebook/verifier/verify.hpp"
 #include "support.hpp"
@@ -51,8 +52,9 @@ bool proved(const rv::VerifyReport& report, const std::string& property) {
   return any;
 }
 
-// Returns whether the fault properties (conservation, playability, well-defined) were proved.
-bool cross_check(const std::string& ruleset, std::int64_t players) {
+// Cross-checks the report's proofs against 10,000 games; returns the fault properties
+// (conservation, playability, well-defined) that were proved.
+std::vector<std::string> cross_check(const std::string& ruleset, std::int64_t players) {
   const auto machine = rulebook::test::machine_for_file(ruleset);
   rv::VerifyOptions options;
   options.players = players;
@@ -66,28 +68,38 @@ bool cross_check(const std::string& ruleset, std::int64_t players) {
     }
   }
   INFO(ruleset << ", " << players << " players: " << invariants.size() << " proved invariants");
-  const bool no_fault = proved(report, "conservation") && proved(report, "playability") && proved(report, "well-defined");
+  std::vector<std::string> fault_properties;
+  for (const char* property : {"conservation", "playability", "well-defined"}) {
+    if (proved(report, property)) fault_properties.emplace_back(property);
+  }
   InvariantWatch watch(*machine, invariants);
-  std::int64_t faults = 0;
+  std::int64_t faults = 0;  // of a kind whose property was proved
   for (std::uint64_t g = 0; g < static_cast<std::uint64_t>(rulebook::test::games(10000)); ++g) {
     ri::GameConfig config;
     config.players = players;
     config.seed = ri::game_seed(0xc0ffee, g);
     const ri::GameResult result = ri::play_random_game(*machine, config, 20000, &watch);
-    if (result.fault) ++faults;
+    if (!result.fault) continue;
+    const std::string_view property = ri::fault_kind_info(result.fault->kind).property;
+    if (std::find(fault_properties.begin(), fault_properties.end(), property) != fault_properties.end()) ++faults;
   }
   CHECK(watch.broken == 0);
   if (!invariants.empty()) CHECK(watch.checks > 0);
-  if (no_fault) CHECK(faults == 0);
-  return no_fault;
+  CHECK(faults == 0);
+  return fault_properties;
 }
 
 }  // namespace
 
 TEST_CASE("cross-check: Clusterfk, 4 players: 10,000 games break nothing the verifier proved", "[verify][cross-check]") {
   // With blocks fused between decisions, the verifier proves that no Clusterfk game at four
-  // players takes from an empty pile, offers an empty choice or faults otherwise.
-  CHECK(cross_check("rulesets/clusterfk.rules", 4));
+  // players takes from an empty pile or offers an empty choice. That no integer overflows
+  // (well-defined) needs a bound on the points that the inferred invariant keeps for some
+  // samples and not others (proved at --seed 100 and 1000, unknown at 1 to 3: see
+  // docs/verification.md), so it is cross-checked when proved but not required.
+  const std::vector<std::string> proved_kinds = cross_check("rulesets/clusterfk.rules", 4);
+  CHECK(std::count(proved_kinds.begin(), proved_kinds.end(), "conservation") == 1);
+  CHECK(std::count(proved_kinds.begin(), proved_kinds.end(), "playability") == 1);
 }
 
 TEST_CASE("cross-check: the fixed test cases: 10,000 games each break nothing the verifier proved", "[verify][cross-check]") {
