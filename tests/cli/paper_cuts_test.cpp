@@ -113,12 +113,15 @@ TEST_CASE("coverage: stats files keep reached and fired; an old file reads its c
   REQUIRE(merged.exit_code == 0);
   const auto whole = run_rulebook(fmt::format("simulate '{}/coverage.rules' --games 4", dir));
   CHECK(merged.out == whole.out);
-  // A version 2 file: "fired" counted starts.
-  auto old = nlohmann::json::parse(read_text(dir + "/0.json"));
-  old["rulebook-stats"] = 2;
-  old["fired"] = old["reached"];
-  old.erase("reached");
-  write_text(dir + "/old.json", old.dump());
+  // `from` as version 2 wrote it: "fired" counted starts.
+  const auto save_as_version_2 = [&](const std::string& from, const std::string& to) {
+    auto old = nlohmann::json::parse(read_text(dir + "/" + from));
+    old["rulebook-stats"] = 2;
+    old["fired"] = old["reached"];
+    old.erase("reached");
+    write_text(dir + "/" + to, old.dump());
+  };
+  save_as_version_2("0.json", "old.json");
   const auto read_old = run_rulebook(fmt::format("merge '{}/old.json' --format text", dir));
   CHECK(read_old.exit_code == 2);  // one shard of two
   // Shards of different versions are not one run (their games are seeded differently).
@@ -127,11 +130,7 @@ TEST_CASE("coverage: stats files keep reached and fired; an old file reads its c
   CHECK(mixed.err.find("version of the statistics format") != std::string::npos);
   // A whole run of version 2 still reports, with reached rules only.
   REQUIRE(run_rulebook(fmt::format("simulate '{0}/coverage.rules' --games 4 --stats '{0}/all.json'", dir)).exit_code == 0);
-  auto all = nlohmann::json::parse(read_text(dir + "/all.json"));
-  all["rulebook-stats"] = 2;
-  all["fired"] = all["reached"];
-  all.erase("reached");
-  write_text(dir + "/all2.json", all.dump());
+  save_as_version_2("all.json", "all2.json");
   const auto v2 = run_rulebook(fmt::format("merge '{}/all2.json'", dir));
   CHECK(v2.exit_code == 0);
   CHECK(v2.out.find("rule coverage: 5 of 6 labelled rules reached (a file of version 2 does not say which fired)") !=
