@@ -6,7 +6,7 @@
 
 #include "rulebook/grammar/load.hpp"
 #include "rulebook/interpreter/log.hpp"
-#include "rulebook/interpreter/lower.hpp"
+#include "rulebook/ir/lower.hpp"
 #include "rulebook/interpreter/replay.hpp"
 #include "native/native.hpp"
 #include "rulebook/interpreter/simulate.hpp"

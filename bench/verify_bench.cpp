@@ -7,7 +7,7 @@
 #include <benchmark/benchmark.h>
 
 #include "rulebook/grammar/load.hpp"
-#include "rulebook/interpreter/lower.hpp"
+#include "rulebook/ir/lower.hpp"
 #include "rulebook/verifier/verify.hpp"
 
 namespace {

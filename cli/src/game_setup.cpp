@@ -7,8 +7,8 @@
 #include "number_options.hpp"
 #include "output.hpp"
 #include "rulebook/grammar/load.hpp"
-#include "rulebook/interpreter/fault_kinds.hpp"
-#include "rulebook/interpreter/lower.hpp"
+#include "rulebook/ir/fault_kinds.hpp"
+#include "rulebook/ir/lower.hpp"
 
 namespace rulebook::cli {
 
@@ -28,7 +28,7 @@ std::optional<interpreter::Machine> load_machine(const std::string& path, int& e
   }
   // Warnings do not stop a game, but they are worth seeing.
   if (!diagnostics.items().empty()) print_diagnostics(diagnostics, sources, OutputFormat::kText);
-  return interpreter::Machine(interpreter::lower(*result.program, sources));
+  return interpreter::Machine(ir::lower(*result.program, sources));
 }
 
 void add_game_options(CLI::App& cmd, GameOptions& options) {
@@ -74,7 +74,7 @@ std::optional<std::map<std::string, std::string>> parse_option_specs(const std::
 nlohmann::json fault_json(const interpreter::Machine& machine, const interpreter::Fault& fault) {
   const interpreter::Ir& ir = machine.ir();
   return {{"message", fault.message},
-          {"kind", std::string(interpreter::fault_kind_info(fault.kind).name)},
+          {"kind", std::string(ir::fault_kind_info(fault.kind).name)},
           {"rule", fault.rule >= 0 ? nlohmann::json(ir.labels[static_cast<std::size_t>(fault.rule)]) : nlohmann::json(nullptr)},
           {"at", machine.where(fault.span)}};
 }

@@ -7,7 +7,7 @@
 // thousands of times a game; docs/performance.md).
 #pragma once
 
-#include "rulebook/interpreter/ir.hpp"
+#include "rulebook/interpreter/uses_ir.hpp"
 
 namespace rulebook::interpreter {
 

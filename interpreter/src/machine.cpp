@@ -59,13 +59,6 @@ Value parse_option(const OptionInfo& option, const std::string& text, const Ir& 
 
 }  // namespace
 
-bool equal(const Value& a, const Value& b) {
-  if (a.kind == Kind::kSet || b.kind == Kind::kSet) {
-    return a.kind == b.kind && a.items == b.items;
-  }
-  return a.scalar == b.scalar;
-}
-
 Machine::Machine(std::shared_ptr<const Ir> ir) : ir_(std::move(ir)), exec_(std::make_shared<const Ir>(inline_defs(*ir_))) {}
 
 State Machine::start(const GameConfig& config, EventSink* sink) const {

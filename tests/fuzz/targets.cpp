@@ -11,7 +11,7 @@
 #include "rulebook/grammar/format.hpp"
 #include "rulebook/grammar/load.hpp"
 #include "rulebook/grammar/parse.hpp"
-#include "rulebook/interpreter/lower.hpp"
+#include "rulebook/ir/lower.hpp"
 #include "rulebook/interpreter/machine.hpp"
 #include "rulebook/interpreter/replay.hpp"
 

@@ -8,7 +8,7 @@
 #include "rulebook/grammar/check.hpp"
 #include "rulebook/grammar/load.hpp"
 #include "rulebook/grammar/parse.hpp"
-#include "rulebook/interpreter/lower.hpp"
+#include "rulebook/ir/lower.hpp"
 #include "support.hpp"
 
 namespace rulebook::test {

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "rulebook/grammar/load.hpp"
-#include "rulebook/interpreter/lower.hpp"
+#include "rulebook/ir/lower.hpp"
 #include "rulebook/interpreter/recorder.hpp"
 #include "rulebook/interpreter/replay.hpp"
 #include "support.hpp"

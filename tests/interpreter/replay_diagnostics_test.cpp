@@ -11,7 +11,7 @@
 #include "rulebook/grammar/load.hpp"
 #include "rulebook/interpreter/agent.hpp"
 #include "rulebook/interpreter/log.hpp"
-#include "rulebook/interpreter/lower.hpp"
+#include "rulebook/ir/lower.hpp"
 #include "rulebook/interpreter/replay.hpp"
 #include "support.hpp"
 

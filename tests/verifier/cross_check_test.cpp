@@ -8,7 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "interpreter/game_fixture.hpp"
-#include "rulebook/interpreter/fault_kinds.hpp"
+#include "rulebook/ir/fault_kinds.hpp"
 #include "rulebook/interpreter/simulate.hpp"
 #include "rulebook/verifier/verify.hpp"
 #include "support.hpp"

@@ -1,4 +1,4 @@
-// Every fault kind the interpreter can raise (rulebook/interpreter/fault_kinds.hpp) is an
+// Every fault kind the interpreter can raise (rulebook/ir/fault_kinds.hpp) is an
 // obligation the verifier checks, or says why it cannot happen in a checked program. For
 // each kind a small rule file raises it in the interpreter (the exhaustive search finds the
 // game), and the verifier's blocks of that file hold an obligation of the same kind.

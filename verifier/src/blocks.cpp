@@ -57,16 +57,16 @@ std::vector<std::int64_t> path_counts(const std::vector<std::vector<std::int32_t
 
 }  // namespace
 
-std::vector<bool> cut_points(const ri::Ir& ir, std::int64_t max_paths) {
+std::vector<bool> cut_points(const ir::Ir& ir, std::int64_t max_paths) {
   const std::size_t n = ir.code.size();
   std::vector<bool> cuts(n, false);
   if (n == 0) return cuts;
   cuts[0] = true;
   for (std::size_t pc = 0; pc < n; ++pc) {
-    const ri::Instr& in = ir.code[pc];
-    if (in.code == ri::OpCode::kChoose) cuts[pc] = true;
-    if (in.code == ri::OpCode::kJump && in.target <= static_cast<std::int32_t>(pc)) cuts[static_cast<std::size_t>(in.target)] = true;
-    if (in.code == ri::OpCode::kRoundStart) cuts[pc] = true;
+    const ir::Instr& in = ir.code[pc];
+    if (in.code == ir::OpCode::kChoose) cuts[pc] = true;
+    if (in.code == ir::OpCode::kJump && in.target <= static_cast<std::int32_t>(pc)) cuts[static_cast<std::size_t>(in.target)] = true;
+    if (in.code == ir::OpCode::kRoundStart) cuts[pc] = true;
   }
   const auto succ = static_successors(ir);
   std::vector<std::int32_t> preds(n, 0);

@@ -42,7 +42,7 @@ struct Block {
 
 // The cut points of a program: the start, decisions, loop heads, and join points added
 // until no block has more than `max_paths` paths.
-std::vector<bool> cut_points(const ri::Ir& ir, std::int64_t max_paths = 48);
+std::vector<bool> cut_points(const ir::Ir& ir, std::int64_t max_paths = 48);
 
 // The block that starts at cut point `cut` in `state`; fresh names start with `prefix`.
 Block fuse_block(Encoder& encoder, std::int32_t cut, const std::vector<bool>& cuts, const std::vector<z3::expr>& state,

@@ -26,7 +26,7 @@ struct PropertyClock {
 
 struct Context {
   const ri::Machine& machine;
-  const ri::Ir& ir;
+  const ir::Ir& ir;
   ri::GameConfig config;
   const VerifyOptions& options;
   const Setting& setting;

@@ -17,7 +17,7 @@ class TableSink : public ri::LogWriter {
             std::vector<TraceStep>& steps)
       : LogWriter(machine, config), machine_(machine), layout_(layout), classes_(classes), steps_(steps) {}
 
-  void chose(const ri::State& state, ri::PlayerId player, std::int32_t rule, const ri::Value& choice,
+  void chose(const ri::State& state, ri::PlayerId player, std::int32_t rule, const ir::Value& choice,
              bool by_policy) override {
     LogWriter::chose(state, player, rule, choice, by_policy);
     flush(state);
@@ -26,7 +26,7 @@ class TableSink : public ri::LogWriter {
     row.player = fmt::format("seat {}", state.seat_of[static_cast<std::size_t>(player)]);
     row.choice = machine_.value_text(state, choice) + (by_policy ? " (policy)" : "");
     if (rule >= 0) {
-      const ri::Ir& ir = machine_.ir();
+      const ir::Ir& ir = machine_.ir();
       row.rule = ir.labels[static_cast<std::size_t>(rule)];
       row.where = machine_.where(ir.label_spans[static_cast<std::size_t>(rule)]);
     }

@@ -24,7 +24,7 @@ bool mentions_dead(const LinearFact& f, const std::vector<bool>* dead) {
 }
 }  // namespace
 
-std::vector<std::vector<bool>> shared_dimensions(const ri::Ir& ir, const Layout& layout, const std::vector<bool>& shareable,
+std::vector<std::vector<bool>> shared_dimensions(const ir::Ir& ir, const Layout& layout, const std::vector<bool>& shareable,
                                                  const std::vector<std::optional<Block>>& blocks) {
   const std::size_t n = ir.code.size();
   const auto dims = static_cast<std::size_t>(layout.size());
@@ -32,13 +32,13 @@ std::vector<std::vector<bool>> shared_dimensions(const ri::Ir& ir, const Layout&
   // the walk's list slot keeps who is still to visit.
   struct Walk {
     std::size_t head, end;
-    ri::Slot list;
+    ir::Slot list;
   };
   std::vector<Walk> walks;
   for (std::size_t pc = 0; pc < n; ++pc) {
-    const ri::Instr& in = ir.code[pc];
-    if (in.code == ri::OpCode::kJump && in.target >= 0 && static_cast<std::size_t>(in.target) <= pc &&
-        ir.code[static_cast<std::size_t>(in.target)].code == ri::OpCode::kForNext) {
+    const ir::Instr& in = ir.code[pc];
+    if (in.code == ir::OpCode::kJump && in.target >= 0 && static_cast<std::size_t>(in.target) <= pc &&
+        ir.code[static_cast<std::size_t>(in.target)].code == ir::OpCode::kForNext) {
       walks.push_back(Walk{static_cast<std::size_t>(in.target), pc, ir.code[static_cast<std::size_t>(in.target)].a});
     }
   }
@@ -100,7 +100,7 @@ Invariants::Invariants(Encoder& encoder, const Layout& layout, std::vector<bool>
   for (std::size_t d = 0; d < state_.size(); ++d) shareable[d] = d < counts || d >= static_cast<std::size_t>(layout.base_size);
   for (std::size_t slot = 0; slot < layout.var_index.size(); ++slot) {
     const std::int32_t index = layout.var_index[slot];
-    if (index >= 0 && slot < encoder.kinds().var.size() && encoder.kinds().var[slot] == ri::Kind::kInt) {
+    if (index >= 0 && slot < encoder.kinds().var.size() && encoder.kinds().var[slot] == ir::Kind::kInt) {
       shareable[static_cast<std::size_t>(index)] = true;
     }
   }

@@ -76,7 +76,7 @@ z3::expr fact_term(z3::context& ctx, const LinearFact& fact, const std::vector<z
 // in it decide its stages. `blocks`: by instruction, the block of each cut point (what it
 // keeps on the way to each exit). Positions whose parts also split by a choice made outside
 // such a loop share nothing.
-std::vector<std::vector<bool>> shared_dimensions(const ri::Ir& ir, const Layout& layout, const std::vector<bool>& shareable,
+std::vector<std::vector<bool>> shared_dimensions(const ir::Ir& ir, const Layout& layout, const std::vector<bool>& shareable,
                                                  const std::vector<std::optional<Block>>& blocks);
 
 // Invariants at the cut points of the program (see blocks.hpp); the instructions between

@@ -24,7 +24,7 @@ namespace {
 // choice that reads such a value is left unknown, never proved.
 class HiddenFlows {
  public:
-  explicit HiddenFlows(const ri::Ir& ir) : ir_(ir), var_(ir.vars.size()), local_(static_cast<std::size_t>(ir.local_slots)) {
+  explicit HiddenFlows(const ir::Ir& ir) : ir_(ir), var_(ir.vars.size()), local_(static_cast<std::size_t>(ir.local_slots)) {
     for (bool changed = true; changed;) {
       changed = false;
       for (std::size_t pc = 0; pc < ir.code.size(); ++pc) changed = visit(static_cast<std::int32_t>(pc)) || changed;
@@ -42,10 +42,10 @@ class HiddenFlows {
   // with their owners by Z3).
   // `chooser`: an expression (a plain variable or local) whose value is the chooser's own
   // identity, which the chooser knows whatever it was computed from.
-  [[nodiscard]] std::optional<grammar::SourceSpan> reads(ri::ExprId id, bool carried = false, ri::ExprId chooser = -1) const {
+  [[nodiscard]] std::optional<grammar::SourceSpan> reads(ir::ExprId id, bool carried = false, ir::ExprId chooser = -1) const {
     std::vector<bool> seen_defs(ir_.defs.size(), false);
     chooser_ = chooser >= 0 ? &ir_.exprs[static_cast<std::size_t>(chooser)] : nullptr;
-    if (chooser_ != nullptr && chooser_->op != ri::ExprOp::kLocal && (chooser_->op != ri::ExprOp::kVar || !chooser_->kids.empty())) {
+    if (chooser_ != nullptr && chooser_->op != ir::ExprOp::kLocal && (chooser_->op != ir::ExprOp::kVar || !chooser_->kids.empty())) {
       chooser_ = nullptr;
     }
     auto out = reads(id, carried, false, seen_defs);
@@ -54,41 +54,41 @@ class HiddenFlows {
   }
 
  private:
-  mutable const ri::ExprNode* chooser_ = nullptr;
+  mutable const ir::ExprNode* chooser_ = nullptr;
   mutable bool zones_only_ = false;  // only the zones read, not what variables carry
 
-  std::optional<grammar::SourceSpan> reads(ri::ExprId id, bool carried, bool counted, std::vector<bool>& seen_defs) const {
+  std::optional<grammar::SourceSpan> reads(ir::ExprId id, bool carried, bool counted, std::vector<bool>& seen_defs) const {
     if (id < 0) return std::nullopt;
-    const ri::ExprNode& n = ir_.exprs[static_cast<std::size_t>(id)];
+    const ir::ExprNode& n = ir_.exprs[static_cast<std::size_t>(id)];
     switch (n.op) {
-      case ri::ExprOp::kZone:
+      case ir::ExprOp::kZone:
         if (!carried && !counted && ir_.zones[static_cast<std::size_t>(n.index)].visibility != grammar::ast::Visibility::kPublic) {
           return n.span;
         }
         break;
-      case ri::ExprOp::kAllCards:
+      case ir::ExprOp::kAllCards:
         if (!carried && !counted) return n.span;
         break;
-      case ri::ExprOp::kVar:
+      case ir::ExprOp::kVar:
         if (zones_only_) break;
-        if (chooser_ != nullptr && chooser_->op == ri::ExprOp::kVar && chooser_->index == n.index && n.kids.empty()) break;
+        if (chooser_ != nullptr && chooser_->op == ir::ExprOp::kVar && chooser_->index == n.index && n.kids.empty()) break;
         if (var_[static_cast<std::size_t>(n.index)]) return var_[static_cast<std::size_t>(n.index)];
         break;
-      case ri::ExprOp::kLocal:
+      case ir::ExprOp::kLocal:
         if (zones_only_) break;
-        if (chooser_ != nullptr && chooser_->op == ri::ExprOp::kLocal && chooser_->index == n.index) break;
+        if (chooser_ != nullptr && chooser_->op == ir::ExprOp::kLocal && chooser_->index == n.index) break;
         if (n.index >= 0 && static_cast<std::size_t>(n.index) < local_.size() && local_[static_cast<std::size_t>(n.index)]) {
           return local_[static_cast<std::size_t>(n.index)];
         }
         break;
-      case ri::ExprOp::kBuiltin: {
+      case ir::ExprOp::kBuiltin: {
         // Where a card lies in its zone and which way up: hidden unless its zone is public,
         // and the abstraction does not keep which zone a given card is in.
-        const auto b = static_cast<ri::Builtin>(n.sub);
-        if (b == ri::Builtin::kIndex || b == ri::Builtin::kFaceUp || b == ri::Builtin::kFaceDown) return n.span;
+        const auto b = static_cast<ir::Builtin>(n.sub);
+        if (b == ir::Builtin::kIndex || b == ir::Builtin::kFaceUp || b == ir::Builtin::kFaceDown) return n.span;
         break;
       }
-      case ri::ExprOp::kDef: {
+      case ir::ExprOp::kDef: {
         const auto d = static_cast<std::size_t>(n.index);
         if (!seen_defs[d]) {
           seen_defs[d] = true;
@@ -99,11 +99,11 @@ class HiddenFlows {
       default: break;
     }
     // count(zone) and empty(zone) read only the number of cards, which everyone sees.
-    const bool counts = n.op == ri::ExprOp::kBuiltin && (static_cast<ri::Builtin>(n.sub) == ri::Builtin::kCount ||
-                                                         static_cast<ri::Builtin>(n.sub) == ri::Builtin::kEmpty);
-    for (const ri::ExprId k : n.kids) {
-      const bool direct_zone = counts && k >= 0 && (ir_.exprs[static_cast<std::size_t>(k)].op == ri::ExprOp::kZone ||
-                                                    ir_.exprs[static_cast<std::size_t>(k)].op == ri::ExprOp::kAllCards);
+    const bool counts = n.op == ir::ExprOp::kBuiltin && (static_cast<ir::Builtin>(n.sub) == ir::Builtin::kCount ||
+                                                         static_cast<ir::Builtin>(n.sub) == ir::Builtin::kEmpty);
+    for (const ir::ExprId k : n.kids) {
+      const bool direct_zone = counts && k >= 0 && (ir_.exprs[static_cast<std::size_t>(k)].op == ir::ExprOp::kZone ||
+                                                    ir_.exprs[static_cast<std::size_t>(k)].op == ir::ExprOp::kAllCards);
       if (auto r = reads(k, carried, direct_zone, seen_defs)) return r;
     }
     return std::nullopt;
@@ -117,36 +117,36 @@ class HiddenFlows {
 
   // Marks what instruction pc writes when it may carry hidden information.
   bool visit(std::int32_t pc) {
-    const ri::Instr& in = ir_.code[static_cast<std::size_t>(pc)];
+    const ir::Instr& in = ir_.code[static_cast<std::size_t>(pc)];
     std::optional<grammar::SourceSpan> from = under_[pc];
-    auto value = [&](ri::ExprId e) {
+    auto value = [&](ir::ExprId e) {
       if (!from) from = reads(e);
     };
     bool changed = false;
     switch (in.code) {
-      case ri::OpCode::kLet: value(in.b); return mark(local(in.a), from);
-      case ri::OpCode::kSet:
-      case ri::OpCode::kAdd:
+      case ir::OpCode::kLet: value(in.b); return mark(local(in.a), from);
+      case ir::OpCode::kSet:
+      case ir::OpCode::kAdd:
         value(in.b);
         value(in.c);
         return mark(var_[static_cast<std::size_t>(in.a)], from);
-      case ri::OpCode::kForInit:
+      case ir::OpCode::kForInit:
         value(in.b);
         value(in.d);
         changed = mark(local(in.a), from);
         return mark(local(in.e), from) || changed;
-      case ri::OpCode::kRepeatInit: value(in.b); return mark(local(in.a), from);
-      case ri::OpCode::kRepeatNext:
-      case ri::OpCode::kForNext: {
+      case ir::OpCode::kRepeatInit: value(in.b); return mark(local(in.a), from);
+      case ir::OpCode::kRepeatNext:
+      case ir::OpCode::kForNext: {
         // How often a loop runs, and over what, decide everything its body does.
-        changed = in.code == ri::OpCode::kForNext && mark(local(in.b), from ? from : local(in.a));
+        changed = in.code == ir::OpCode::kForNext && mark(local(in.b), from ? from : local(in.a));
         const std::optional<grammar::SourceSpan> count = local(in.a);
         if (!count) return changed;
         const std::int32_t lo = std::min(pc, in.target), hi = std::max(pc, in.target);
         for (std::int32_t q = lo; q < hi; ++q) changed = mark(under_[q], count) || changed;
         return changed;
       }
-      case ri::OpCode::kChoose: {
+      case ir::OpCode::kChoose: {
         // A choice among cards others cannot see is itself unseen by them (a card picked
         // from a hidden hand). Any other choice is a move everyone sees: options that
         // depend on hidden values are reported at the choice itself.
@@ -155,7 +155,7 @@ class HiddenFlows {
         zones_only_ = false;
         return mark(local(in.a), among ? among : from);
       }
-      case ri::OpCode::kJumpIfFalse: {
+      case ir::OpCode::kJumpIfFalse: {
         // Everything written between the test and where it jumps depends on the test.
         const auto cond = reads(in.a);
         if (!cond) return false;
@@ -167,7 +167,7 @@ class HiddenFlows {
     }
   }
 
-  std::optional<grammar::SourceSpan>& local(ri::Slot slot) {
+  std::optional<grammar::SourceSpan>& local(ir::Slot slot) {
     static std::optional<grammar::SourceSpan> none;
     if (slot < 0 || static_cast<std::size_t>(slot) >= local_.size()) {
       none.reset();
@@ -176,7 +176,7 @@ class HiddenFlows {
     return local_[static_cast<std::size_t>(slot)];
   }
 
-  const ri::Ir& ir_;
+  const ir::Ir& ir_;
   std::vector<std::optional<grammar::SourceSpan>> var_, local_;
 
  public:
@@ -190,25 +190,25 @@ class HiddenFlows {
     std::vector<std::optional<grammar::SourceSpan>> secret(local_.size());
     std::vector<std::int32_t> secret_pc(local_.size(), -1);  // the choice that set it
     std::vector<bool> target(ir_.code.size() + 1, false);
-    for (const ri::Instr& in : ir_.code) {
+    for (const ir::Instr& in : ir_.code) {
       if (in.target >= 0) target[static_cast<std::size_t>(in.target)] = true;
     }
     auto own = [&](std::int32_t chosen_at, std::int32_t reader) {
       if (chosen_at < 0) return false;
-      const ri::Instr& first = ir_.code[static_cast<std::size_t>(chosen_at)];
-      const ri::Instr& second = ir_.code[static_cast<std::size_t>(reader)];
-      const ri::ExprNode& a = ir_.exprs[static_cast<std::size_t>(first.c)];
-      const ri::ExprNode& b = ir_.exprs[static_cast<std::size_t>(second.c)];
+      const ir::Instr& first = ir_.code[static_cast<std::size_t>(chosen_at)];
+      const ir::Instr& second = ir_.code[static_cast<std::size_t>(reader)];
+      const ir::ExprNode& a = ir_.exprs[static_cast<std::size_t>(first.c)];
+      const ir::ExprNode& b = ir_.exprs[static_cast<std::size_t>(second.c)];
       const bool same = a.op == b.op && a.index == b.index && a.kids.empty() && b.kids.empty() &&
-                        (a.op == ri::ExprOp::kLocal || a.op == ri::ExprOp::kVar);
+                        (a.op == ir::ExprOp::kLocal || a.op == ir::ExprOp::kVar);
       if (!same) return false;
       for (std::int32_t q = chosen_at + 1; q <= reader; ++q) {
-        const ri::Instr& in = ir_.code[static_cast<std::size_t>(q)];
+        const ir::Instr& in = ir_.code[static_cast<std::size_t>(q)];
         if (target[static_cast<std::size_t>(q)] || (q < reader && in.target >= 0)) return false;
-        if (a.op == ri::ExprOp::kLocal && (in.code == ri::OpCode::kLet || in.code == ri::OpCode::kChoose) && in.a == a.index && q < reader) {
+        if (a.op == ir::ExprOp::kLocal && (in.code == ir::OpCode::kLet || in.code == ir::OpCode::kChoose) && in.a == a.index && q < reader) {
           return false;
         }
-        if (a.op == ri::ExprOp::kVar && (in.code == ri::OpCode::kSet || in.code == ri::OpCode::kAdd) && in.a == a.index && q < reader) {
+        if (a.op == ir::ExprOp::kVar && (in.code == ir::OpCode::kSet || in.code == ir::OpCode::kAdd) && in.a == a.index && q < reader) {
           return false;
         }
       }
@@ -216,25 +216,25 @@ class HiddenFlows {
     };
     std::int32_t open = -1;
     for (std::size_t i = 0; i < ir_.code.size(); ++i) {
-      const ri::Instr& in = ir_.code[i];
-      if (in.code == ri::OpCode::kBeginSecret) {
+      const ir::Instr& in = ir_.code[i];
+      if (in.code == ir::OpCode::kBeginSecret) {
         open = static_cast<std::int32_t>(i);
         std::fill(secret.begin(), secret.end(), std::nullopt);
       }
-      if (in.code == ri::OpCode::kEndSecret) open = -1;
+      if (in.code == ir::OpCode::kEndSecret) open = -1;
       if (open < 0) continue;
       const auto here = static_cast<std::int32_t>(i);
-      auto reads_secret = [&](ri::ExprId e) -> std::optional<grammar::SourceSpan> {
+      auto reads_secret = [&](ir::ExprId e) -> std::optional<grammar::SourceSpan> {
         std::optional<grammar::SourceSpan> found;
-        each_local(e, [&](ri::Slot s) {
+        each_local(e, [&](ir::Slot s) {
           if (found || s < 0 || static_cast<std::size_t>(s) >= secret.size() || !secret[static_cast<std::size_t>(s)]) return;
-          if (in.code == ri::OpCode::kChoose && own(secret_pc[static_cast<std::size_t>(s)], here)) return;
+          if (in.code == ir::OpCode::kChoose && own(secret_pc[static_cast<std::size_t>(s)], here)) return;
           found = secret[static_cast<std::size_t>(s)];
         });
         return found;
       };
-      if (in.code == ri::OpCode::kChoose) {
-        for (const ri::ExprId e : {in.b, in.d}) {
+      if (in.code == ir::OpCode::kChoose) {
+        for (const ir::ExprId e : {in.b, in.d}) {
           if (const auto s = reads_secret(e)) {
             out.emplace_back(static_cast<std::int32_t>(i), *s);
             break;
@@ -245,7 +245,7 @@ class HiddenFlows {
           secret_pc[static_cast<std::size_t>(in.a)] = here;
         }
       }
-      if (in.code == ri::OpCode::kLet && in.a >= 0 && static_cast<std::size_t>(in.a) < secret.size()) {
+      if (in.code == ir::OpCode::kLet && in.a >= 0 && static_cast<std::size_t>(in.a) < secret.size()) {
         if (const auto s = reads_secret(in.b)) {
           secret[static_cast<std::size_t>(in.a)] = s;
           secret_pc[static_cast<std::size_t>(in.a)] = -1;  // through a local: not followed
@@ -258,12 +258,12 @@ class HiddenFlows {
  private:
   // Calls f(slot) for every local the expression reads (through definitions too).
   template <typename F>
-  void each_local(ri::ExprId id, F&& f, int depth = 0) const {
+  void each_local(ir::ExprId id, F&& f, int depth = 0) const {
     if (id < 0 || depth > 64) return;
-    const ri::ExprNode& n = ir_.exprs[static_cast<std::size_t>(id)];
-    if (n.op == ri::ExprOp::kLocal) f(n.index);
-    if (n.op == ri::ExprOp::kDef) each_local(ir_.defs[static_cast<std::size_t>(n.index)].body, f, depth + 1);
-    for (const ri::ExprId k : n.kids) each_local(k, f, depth + 1);
+    const ir::ExprNode& n = ir_.exprs[static_cast<std::size_t>(id)];
+    if (n.op == ir::ExprOp::kLocal) f(n.index);
+    if (n.op == ir::ExprOp::kDef) each_local(ir_.defs[static_cast<std::size_t>(n.index)].body, f, depth + 1);
+    for (const ir::ExprId k : n.kids) each_local(k, f, depth + 1);
   }
 
   std::map<std::int32_t, std::optional<grammar::SourceSpan>> under_;  // by pc: a hidden test it runs under
@@ -274,14 +274,14 @@ class HiddenFlows {
 void check_knowable_moves(const Context& ctx, std::vector<Finding>& out) {
   ctx.start_clock();
   const auto started = std::chrono::steady_clock::now();
-  const ri::Ir& ir = ctx.ir;
+  const ir::Ir& ir = ctx.ir;
   std::vector<std::string> leaks, unclear;
   std::int64_t choices = 0;
   const HiddenFlows flows(ir);
   // Per zone instance: which zone, and the owner's player for owner zones.
   std::vector<std::int32_t> zone_of(static_cast<std::size_t>(ir.zone_instances), 0);
   for (std::size_t z = 0; z < ir.zones.size(); ++z) {
-    const ri::ZoneInfo& info = ir.zones[z];
+    const ir::ZoneInfo& info = ir.zones[z];
     const std::int32_t width = info.per_player ? ctx.setting.seats : 1;
     for (std::int32_t p = 0; p < width && info.first_instance + p < ir.zone_instances; ++p) {
       zone_of[static_cast<std::size_t>(info.first_instance + p)] = static_cast<std::int32_t>(z);
@@ -289,8 +289,8 @@ void check_knowable_moves(const Context& ctx, std::vector<Finding>& out) {
   }
   for (std::size_t i = 0; i < ir.code.size(); ++i) {
     const auto pc = static_cast<std::int32_t>(i);
-    const ri::Instr& in = ir.code[i];
-    if (in.code != ri::OpCode::kChoose || !ctx.invariants.at(pc).reached()) continue;
+    const ir::Instr& in = ir.code[i];
+    if (in.code != ir::OpCode::kChoose || !ctx.invariants.at(pc).reached()) continue;
     ++choices;
     const std::string rule = in.rule >= 0 ? fmt::format("'{}'", ir.labels[static_cast<std::size_t>(in.rule)]) : "a choice";
     if (const auto test = flows.under(pc)) {
@@ -298,7 +298,7 @@ void check_knowable_moves(const Context& ctx, std::vector<Finding>& out) {
                                     ctx.where(in.span), ctx.where(*test)));
     }
     // Who chooses is not an option: the chooser knows it is asked.
-    for (const ri::ExprId e : {in.b, in.d}) {
+    for (const ir::ExprId e : {in.b, in.d}) {
       if (const auto hidden = flows.reads(e, true, in.c)) {
         unclear.push_back(fmt::format("{} at {}: its options read a value that may carry hidden cards (from {})", rule,
                                       ctx.where(in.span), ctx.where(*hidden)));
@@ -312,7 +312,7 @@ void check_knowable_moves(const Context& ctx, std::vector<Finding>& out) {
       if (read.counted) continue;
       // Which zones can this read be? Ask Z3 for each that is not visible to everyone.
       for (std::size_t z = 0; z < ir.zones.size(); ++z) {
-        const ri::ZoneInfo& info = ir.zones[z];
+        const ir::ZoneInfo& info = ir.zones[z];
         if (info.visibility == grammar::ast::Visibility::kPublic) continue;
         const std::int32_t width = info.per_player ? ctx.setting.seats : 1;
         z3::expr_vector bad(ctx.z3);
@@ -339,7 +339,7 @@ void check_knowable_moves(const Context& ctx, std::vector<Finding>& out) {
     }
   }
   for (const auto& [pc, secret] : flows.secret_reads()) {
-    const ri::Instr& in = ir.code[static_cast<std::size_t>(pc)];
+    const ir::Instr& in = ir.code[static_cast<std::size_t>(pc)];
     const std::string rule = in.rule >= 0 ? fmt::format("'{}'", ir.labels[static_cast<std::size_t>(in.rule)]) : "a choice";
     unclear.push_back(fmt::format("{} at {}: inside a simultaneous block, its options read the secret choice at {}", rule,
                                   ctx.where(in.span), ctx.where(secret)));
@@ -347,12 +347,12 @@ void check_knowable_moves(const Context& ctx, std::vector<Finding>& out) {
   // Simultaneous blocks: only held-back writes between the start and the end.
   std::int32_t open = -1;
   for (std::size_t i = 0; i < ir.code.size(); ++i) {
-    const ri::Instr& in = ir.code[i];
-    if (in.code == ri::OpCode::kBeginSecret) open = static_cast<std::int32_t>(i);
-    if (in.code == ri::OpCode::kEndSecret) open = -1;
+    const ir::Instr& in = ir.code[i];
+    if (in.code == ir::OpCode::kBeginSecret) open = static_cast<std::int32_t>(i);
+    if (in.code == ir::OpCode::kEndSecret) open = -1;
     if (open < 0) continue;
-    if (in.code == ri::OpCode::kMove || in.code == ri::OpCode::kDeal || in.code == ri::OpCode::kFlip ||
-        in.code == ri::OpCode::kShuffle || in.code == ri::OpCode::kSwapSeats) {
+    if (in.code == ir::OpCode::kMove || in.code == ir::OpCode::kDeal || in.code == ir::OpCode::kFlip ||
+        in.code == ir::OpCode::kShuffle || in.code == ir::OpCode::kSwapSeats) {
       leaks.push_back(fmt::format("{}: a simultaneous block changes cards or seats before the choices are revealed",
                                   ctx.where(in.span)));
     }

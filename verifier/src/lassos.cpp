@@ -16,11 +16,11 @@
 
 namespace rulebook::verifier {
 
-std::vector<Loop> find_loops(const ri::Ir& ir) {
+std::vector<Loop> find_loops(const ir::Ir& ir) {
   std::vector<Loop> loops;
   for (std::size_t j = 0; j < ir.code.size(); ++j) {
-    const ri::Instr& in = ir.code[j];
-    if (in.code != ri::OpCode::kJump || in.target > static_cast<std::int32_t>(j)) continue;
+    const ir::Instr& in = ir.code[j];
+    if (in.code != ir::OpCode::kJump || in.target > static_cast<std::int32_t>(j)) continue;
     Loop loop;
     loop.head = in.target;
     loop.back = static_cast<std::int32_t>(j);
@@ -68,9 +68,9 @@ std::optional<std::vector<std::size_t>> exact_cycle(const Context& ctx, const Lo
       if (state.finished || !state.decision || index >= state.decision->options.size()) return std::nullopt;
       if (!loop.game && (!inside(loop, state.pc) || state.rounds != root.rounds)) return std::nullopt;
       const auto& options = state.decision->options;
-      if (options[index].kind == ri::Kind::kCard) {
+      if (options[index].kind == ir::Kind::kCard) {
         for (std::size_t o = 0; o < options.size() && last_card >= 0; ++o) {
-          if (options[o].kind == ri::Kind::kCard && options[o].scalar == last_card &&
+          if (options[o].kind == ir::Kind::kCard && options[o].scalar == last_card &&
               ctx.classes.class_of[static_cast<std::size_t>(last_card)] ==
                   ctx.classes.class_of[static_cast<std::size_t>(options[index].scalar)]) {
             index = o;
@@ -201,7 +201,7 @@ std::optional<Counterexample> search_lasso(const Context& ctx, const Loop& loop)
 }
 
 std::optional<std::pair<std::string, Counterexample>> looped_game(const Context& ctx) {
-  auto in_loop = [](const ri::Fault& fault) { return fault.kind == ri::FaultKind::kEndlessLoop; };
+  auto in_loop = [](const ri::Fault& fault) { return fault.kind == ir::FaultKind::kEndlessLoop; };
   auto violation = [&](const ri::Fault& fault) { return fmt::format("rule fault at {}: {}", ctx.where(fault.span), fault.message); };
   for (const ri::GameResult& g : ctx.sampling.games) {
     if (g.fault && in_loop(*g.fault)) return std::make_pair(g.fault->message, ctx.game_trace(g, -1, violation(*g.fault)));

@@ -23,7 +23,7 @@ struct Loop {
 };
 
 // Every backward jump of the program, with the test it goes back to.
-std::vector<Loop> find_loops(const ri::Ir& ir);
+std::vector<Loop> find_loops(const ir::Ir& ir);
 
 inline bool inside(const Loop& loop, std::int32_t pc) { return pc >= loop.head && pc <= loop.back; }
 

@@ -13,9 +13,9 @@ namespace rulebook::verifier {
 namespace {
 
 namespace ast = grammar::ast;
-using ri::ExprOp;
-using ri::Kind;
-using ri::Value;
+using ir::ExprOp;
+using ir::Kind;
+using ir::Value;
 
 constexpr std::int32_t kEnumSuit = 0, kEnumColor = 1, kEnumKind = 2;
 
@@ -26,8 +26,8 @@ std::optional<std::int64_t> as_int(const std::optional<Value>& v) {
 
 }  // namespace
 
-std::optional<Value> static_value(const ri::Ir& ir, const Setting& setting, ri::ExprId id, StaticEnv& env) {
-  const ri::ExprNode& n = ir.exprs[static_cast<std::size_t>(id)];
+std::optional<Value> static_value(const ir::Ir& ir, const Setting& setting, ir::ExprId id, StaticEnv& env) {
+  const ir::ExprNode& n = ir.exprs[static_cast<std::size_t>(id)];
   auto kid = [&](std::size_t i) { return static_value(ir, setting, n.kids[i], env); };
   switch (n.op) {
     case ExprOp::kConst: return n.constant;
@@ -70,7 +70,7 @@ std::optional<Value> static_value(const ri::Ir& ir, const Setting& setting, ri::
       return Value::set(kind, std::move(items), enum_id);
     }
     case ExprOp::kDef: {
-      const ri::DefInfo& def = ir.defs[static_cast<std::size_t>(n.index)];
+      const ir::DefInfo& def = ir.defs[static_cast<std::size_t>(n.index)];
       StaticEnv inner = env;
       for (std::size_t i = 0; i < n.kids.size(); ++i) {
         auto v = kid(i);
@@ -80,22 +80,22 @@ std::optional<Value> static_value(const ri::Ir& ir, const Setting& setting, ri::
       return static_value(ir, setting, def.body, inner);
     }
     case ExprOp::kBuiltin: {
-      const auto b = static_cast<ri::Builtin>(n.sub);
-      if (b != ri::Builtin::kRank && b != ri::Builtin::kSuit && b != ri::Builtin::kColor && b != ri::Builtin::kKind) {
-        if (b == ri::Builtin::kMax || b == ri::Builtin::kMin) {
+      const auto b = static_cast<ir::Builtin>(n.sub);
+      if (b != ir::Builtin::kRank && b != ir::Builtin::kSuit && b != ir::Builtin::kColor && b != ir::Builtin::kKind) {
+        if (b == ir::Builtin::kMax || b == ir::Builtin::kMin) {
           const auto x = as_int(kid(0)), y = as_int(kid(1));
           if (!x || !y) return std::nullopt;
-          return Value::integer(b == ri::Builtin::kMax ? std::max(*x, *y) : std::min(*x, *y));
+          return Value::integer(b == ir::Builtin::kMax ? std::max(*x, *y) : std::min(*x, *y));
         }
         return std::nullopt;
       }
       const auto c = kid(0);
       if (!c || c->kind != Kind::kCard || c->scalar < 0) return std::nullopt;
-      const ri::CardInfo& card = setting.cards[static_cast<std::size_t>(c->scalar)];
+      const ir::CardInfo& card = setting.cards[static_cast<std::size_t>(c->scalar)];
       switch (b) {
-        case ri::Builtin::kRank: return Value::integer(card.rank);
-        case ri::Builtin::kSuit: return Value::enumeration(kEnumSuit, card.suit);
-        case ri::Builtin::kColor: return Value::enumeration(kEnumColor, card.color);
+        case ir::Builtin::kRank: return Value::integer(card.rank);
+        case ir::Builtin::kSuit: return Value::enumeration(kEnumSuit, card.suit);
+        case ir::Builtin::kColor: return Value::enumeration(kEnumColor, card.color);
         default: return Value::enumeration(kEnumKind, card.kind);
       }
     }
@@ -107,8 +107,8 @@ std::optional<Value> static_value(const ri::Ir& ir, const Setting& setting, ri::
       if (op == ast::BinaryOp::kOr && a->kind != Kind::kSet && a->scalar != 0) return Value::boolean(true);
       const auto b = kid(1);
       if (!b) return std::nullopt;
-      if (op == ast::BinaryOp::kEq) return Value::boolean(ri::equal(*a, *b));
-      if (op == ast::BinaryOp::kNe) return Value::boolean(!ri::equal(*a, *b));
+      if (op == ast::BinaryOp::kEq) return Value::boolean(ir::equal(*a, *b));
+      if (op == ast::BinaryOp::kNe) return Value::boolean(!ir::equal(*a, *b));
       if (op == ast::BinaryOp::kIn || op == ast::BinaryOp::kNotIn) {
         if (b->kind != Kind::kSet || a->kind == Kind::kSet) return std::nullopt;
         const bool found = std::binary_search(b->items.begin(), b->items.end(), a->scalar);
@@ -143,8 +143,8 @@ std::optional<Value> static_value(const ri::Ir& ir, const Setting& setting, ri::
 
 namespace {
 
-bool card_domain(const ri::Ir& ir, ri::ExprId id) {
-  const ri::ExprNode& n = ir.exprs[static_cast<std::size_t>(id)];
+bool card_domain(const ir::Ir& ir, ir::ExprId id) {
+  const ir::ExprNode& n = ir.exprs[static_cast<std::size_t>(id)];
   if (n.op == ExprOp::kZone || n.op == ExprOp::kAllCards) return true;
   if (n.op == ExprOp::kComprehension) return card_domain(ir, n.kids[0]);
   return false;
@@ -152,8 +152,8 @@ bool card_domain(const ri::Ir& ir, ri::ExprId id) {
 
 // Collects the boolean parts of a filter over a card that depend on the card's attributes
 // only and tell some cards apart.
-void split_predicates(const ri::Ir& ir, const Setting& setting, ri::ExprId id, ri::Slot slot,
-                      std::vector<std::pair<ri::ExprId, ri::Slot>>& out) {
+void split_predicates(const ir::Ir& ir, const Setting& setting, ir::ExprId id, ir::Slot slot,
+                      std::vector<std::pair<ir::ExprId, ir::Slot>>& out) {
   if (id < 0) return;
   StaticEnv env;
   bool all_static = true;
@@ -171,19 +171,19 @@ void split_predicates(const ri::Ir& ir, const Setting& setting, ri::ExprId id, r
     if (seen_true && seen_false) out.emplace_back(id, slot);
     return;
   }
-  const ri::ExprNode& n = ir.exprs[static_cast<std::size_t>(id)];
+  const ir::ExprNode& n = ir.exprs[static_cast<std::size_t>(id)];
   if (n.op == ExprOp::kNot || n.op == ExprOp::kCond ||
       (n.op == ExprOp::kBinary && (static_cast<ast::BinaryOp>(n.sub) == ast::BinaryOp::kAnd ||
                                    static_cast<ast::BinaryOp>(n.sub) == ast::BinaryOp::kOr))) {
-    for (const ri::ExprId k : n.kids) split_predicates(ir, setting, k, slot, out);
+    for (const ir::ExprId k : n.kids) split_predicates(ir, setting, k, slot, out);
   }
 }
 
 }  // namespace
 
-CardClasses card_classes(const ri::Ir& ir, const Setting& setting) {
-  std::vector<std::pair<ri::ExprId, ri::Slot>> predicates;
-  for (const ri::ExprNode& n : ir.exprs) {
+CardClasses card_classes(const ir::Ir& ir, const Setting& setting) {
+  std::vector<std::pair<ir::ExprId, ir::Slot>> predicates;
+  for (const ir::ExprNode& n : ir.exprs) {
     if (n.op == ExprOp::kComprehension && card_domain(ir, n.kids[0])) {
       split_predicates(ir, setting, n.kids[1], n.index, predicates);
     } else if (n.op == ExprOp::kQuant && card_domain(ir, n.kids[0])) {
@@ -192,8 +192,8 @@ CardClasses card_classes(const ri::Ir& ir, const Setting& setting) {
       split_predicates(ir, setting, n.kids[2], n.index, predicates);
     }
   }
-  for (const ri::Instr& in : ir.code) {
-    if (in.code == ri::OpCode::kChoose && in.d >= 0 && card_domain(ir, in.b)) {
+  for (const ir::Instr& in : ir.code) {
+    if (in.code == ir::OpCode::kChoose && in.d >= 0 && card_domain(ir, in.b)) {
       split_predicates(ir, setting, in.d, in.a, predicates);
     }
   }
@@ -255,7 +255,7 @@ namespace {
 bool scalar_kind(Kind k) { return k == Kind::kInt || k == Kind::kBool || k == Kind::kPlayer || k == Kind::kEnum; }
 }  // namespace
 
-Layout make_layout(const ri::Ir& ir, const Setting& setting, const CardClasses& classes, const SlotKinds& kinds) {
+Layout make_layout(const ir::Ir& ir, const Setting& setting, const CardClasses& classes, const SlotKinds& kinds) {
   Layout layout;
   layout.classes = classes.count();
   layout.instances = ir.zone_instances;
@@ -268,7 +268,7 @@ Layout make_layout(const ri::Ir& ir, const Setting& setting, const CardClasses& 
     }
   }
   std::int32_t families = 0;
-  for (const ri::ZoneInfo& zone : ir.zones) {
+  for (const ir::ZoneInfo& zone : ir.zones) {
     for (std::int32_t p = 0; p < (zone.per_player ? setting.seats : 1); ++p) {
       for (std::int32_t k = 0; k < layout.classes; ++k) layout.family.push_back(zone.per_player ? families : -1);
     }
@@ -276,7 +276,7 @@ Layout make_layout(const ri::Ir& ir, const Setting& setting, const CardClasses& 
   }
   if (layout.family.size() != layout.names.size()) layout.family.assign(layout.names.size(), -1);
   layout.var_index.assign(static_cast<std::size_t>(ir.var_slots), -1);
-  for (const ri::VarInfo& v : ir.vars) {
+  for (const ir::VarInfo& v : ir.vars) {
     const std::int32_t width = v.per_player ? setting.seats : 1;
     for (std::int32_t p = 0; p < width; ++p) {
       const auto slot = static_cast<std::size_t>(v.first_slot + p);
@@ -288,8 +288,8 @@ Layout make_layout(const ri::Ir& ir, const Setting& setting, const CardClasses& 
     }
     if (v.per_player) ++families;
   }
-  for (const ri::Instr& in : ir.code) {
-    if (in.code == ri::OpCode::kSwapSeats) layout.seats_move = true;
+  for (const ir::Instr& in : ir.code) {
+    if (in.code == ir::OpCode::kSwapSeats) layout.seats_move = true;
   }
   if (layout.seats_move) {
     for (std::int32_t p = 0; p < setting.seats; ++p) {
@@ -304,22 +304,22 @@ Layout make_layout(const ri::Ir& ir, const Setting& setting, const CardClasses& 
   layout.list_direction.assign(slots, 0);
   std::vector<bool> is_list(slots, false);
   for (std::size_t pc = 0; pc < ir.code.size(); ++pc) {
-    const ri::Instr& in = ir.code[pc];
-    if (in.code != ri::OpCode::kForInit) continue;
+    const ir::Instr& in = ir.code[pc];
+    if (in.code != ir::OpCode::kForInit) continue;
     is_list[static_cast<std::size_t>(in.a)] = true;
     layout.list_position[static_cast<std::size_t>(in.a)] = in.e;
     // The walk order is kept unless seats can move while the loop runs.
     const std::int32_t end = ir.code[pc + 1].target;
     bool swaps = false;
     for (std::int32_t q = static_cast<std::int32_t>(pc) + 1; q < end; ++q) {
-      swaps = swaps || ir.code[static_cast<std::size_t>(q)].code == ri::OpCode::kSwapSeats;
+      swaps = swaps || ir.code[static_cast<std::size_t>(q)].code == ir::OpCode::kSwapSeats;
     }
     const bool counter = in.c == static_cast<std::int32_t>(grammar::ast::OrderKind::kCounterclockwise) + 1;
     layout.list_direction[static_cast<std::size_t>(in.a)] = swaps ? 0 : counter ? -1 : 1;
   }
-  const std::set<ri::Slot> bound = expression_slots(ir);
+  const std::set<ir::Slot> bound = expression_slots(ir);
   for (std::size_t s = 0; s < slots; ++s) {
-    if (bound.count(static_cast<ri::Slot>(s)) != 0) continue;  // lives inside one expression
+    if (bound.count(static_cast<ir::Slot>(s)) != 0) continue;  // lives inside one expression
     const Kind k = s < kinds.local.size() ? kinds.local[s] : Kind::kNone;
     const std::string where = s < ir.local_names.size() && !ir.local_names[s].empty()
                                   ? fmt::format("local {}#{}", ir.local_names[s], s)
@@ -351,7 +351,7 @@ Layout make_layout(const ri::Ir& ir, const Setting& setting, const CardClasses& 
   // and each per-player scalar variable.
   layout.base_size = layout.size();
   std::vector<std::pair<std::int32_t, std::string>> player_dims;
-  for (const ri::VarInfo& v : ir.vars) {
+  for (const ir::VarInfo& v : ir.vars) {
     if (v.per_player) continue;
     const auto slot = static_cast<std::size_t>(v.first_slot);
     if (layout.var_index[slot] >= 0 && slot < kinds.var.size() && kinds.var[slot] == Kind::kPlayer) {
@@ -370,7 +370,7 @@ Layout make_layout(const ri::Ir& ir, const Setting& setting, const CardClasses& 
       layout.names.push_back(fmt::format("count({}({}))", ir.zones[z].name, name));
     }
     for (std::size_t v = 0; v < ir.vars.size(); ++v) {
-      const ri::VarInfo& info = ir.vars[v];
+      const ir::VarInfo& info = ir.vars[v];
       if (!info.per_player) continue;
       bool kept = true;
       for (std::int32_t p = 0; p < setting.seats; ++p) kept = kept && layout.var_index[static_cast<std::size_t>(info.first_slot + p)] >= 0;
@@ -386,12 +386,12 @@ Layout make_layout(const ri::Ir& ir, const Setting& setting, const CardClasses& 
     return layout;
   }
   // Per position, the dimensions of locals that are not live there.
-  const std::vector<std::set<ri::Slot>> live = live_locals(ir);
+  const std::vector<std::set<ir::Slot>> live = live_locals(ir);
   layout.dead.assign(ir.code.size(), std::vector<bool>(static_cast<std::size_t>(layout.size()), false));
   for (std::size_t pc = 0; pc < ir.code.size(); ++pc) {
     std::vector<bool>& dead = layout.dead[pc];
     for (std::size_t s = 0; s < slots; ++s) {
-      if (layout.local_index[s] < 0 || live[pc].count(static_cast<ri::Slot>(s)) != 0) continue;
+      if (layout.local_index[s] < 0 || live[pc].count(static_cast<ir::Slot>(s)) != 0) continue;
       std::int32_t width = 1;
       if (layout.local_shape[s] == SlotShape::kCard) width = 2;
       if (layout.local_shape[s] == SlotShape::kPlayerList) width = setting.seats + 1;
@@ -411,7 +411,7 @@ Layout make_layout(const ri::Ir& ir, const Setting& setting, const CardClasses& 
   layout.key_dims.assign(ir.code.size(), {});
   for (std::size_t pc = 0; pc < ir.code.size(); ++pc) {
     for (std::size_t s = 0; s < slots; ++s) {
-      if (live[pc].count(static_cast<ri::Slot>(s)) == 0) continue;
+      if (live[pc].count(static_cast<ir::Slot>(s)) == 0) continue;
       if (layout.local_shape[s] == SlotShape::kPlayerList) {
         for (std::int32_t p = 0; p < setting.seats; ++p) layout.key_dims[pc].push_back(layout.local_index[s] + p);
       } else if (layout.local_shape[s] == SlotShape::kScalar && (kinds.local[s] == Kind::kBool || kinds.local[s] == Kind::kEnum)) {
@@ -424,7 +424,7 @@ Layout make_layout(const ri::Ir& ir, const Setting& setting, const CardClasses& 
   return layout;
 }
 
-std::int64_t derived_value(const ri::Ir& ir, const Layout& layout, const Derived& d, const std::vector<std::int64_t>& x) {
+std::int64_t derived_value(const ir::Ir& ir, const Layout& layout, const Derived& d, const std::vector<std::int64_t>& x) {
   const std::int64_t p = x[static_cast<std::size_t>(d.player_dim)];
   if (p < 0 || p >= layout.seats) return 0;
   if (d.zone >= 0) {
@@ -433,11 +433,11 @@ std::int64_t derived_value(const ri::Ir& ir, const Layout& layout, const Derived
     for (std::int32_t k = 0; k < layout.classes; ++k) total += x[static_cast<std::size_t>(layout.count_index(instance, k))];
     return total;
   }
-  const ri::VarInfo& info = ir.vars[static_cast<std::size_t>(d.var)];
+  const ir::VarInfo& info = ir.vars[static_cast<std::size_t>(d.var)];
   return x[static_cast<std::size_t>(layout.var_index[static_cast<std::size_t>(info.first_slot + p)])];
 }
 
-std::vector<std::int64_t> project(const ri::Ir& ir, const Layout& layout, const CardClasses& classes,
+std::vector<std::int64_t> project(const ir::Ir& ir, const Layout& layout, const CardClasses& classes,
                                   const ri::State& state) {
   std::vector<std::int64_t> x(static_cast<std::size_t>(layout.size()), 0);
   for (std::size_t i = 0; i < state.zones.size(); ++i) {

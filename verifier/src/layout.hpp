@@ -10,7 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "rulebook/interpreter/ir.hpp"
+#include "rulebook/ir/ir.hpp"
 #include "rulebook/interpreter/state.hpp"
 
 namespace rulebook::verifier {
@@ -21,14 +21,14 @@ namespace ri = rulebook::interpreter;
 struct Setting {
   std::int32_t players = 0;
   std::int32_t seats = 0;
-  std::vector<ri::Value> options;
-  std::vector<ri::CardInfo> cards;
+  std::vector<ir::Value> options;
+  std::vector<ir::CardInfo> cards;
 };
 
 // Values of expressions that depend only on constants, options and card attributes: the
 // card predicates that define the classes, and card attributes of a class.
-using StaticEnv = std::unordered_map<ri::Slot, ri::Value>;
-std::optional<ri::Value> static_value(const ri::Ir& ir, const Setting& setting, ri::ExprId id, StaticEnv& env);
+using StaticEnv = std::unordered_map<ir::Slot, ir::Value>;
+std::optional<ir::Value> static_value(const ir::Ir& ir, const Setting& setting, ir::ExprId id, StaticEnv& env);
 
 struct CardClasses {
   std::vector<std::int32_t> class_of;        // by card id
@@ -38,12 +38,12 @@ struct CardClasses {
   // The same predicates as expressions over a card slot, and their value for each class:
   // a predicate that defines the classes has one value on every card of a class, even
   // where the attributes it reads (a rank) differ within the class.
-  std::vector<std::pair<ri::ExprId, ri::Slot>> predicate_exprs;
+  std::vector<std::pair<ir::ExprId, ir::Slot>> predicate_exprs;
   std::vector<std::vector<bool>> signature;  // by class, then by predicate
   std::vector<std::int32_t> predicate_at;    // by expression id: index into predicate_exprs, or -1
   [[nodiscard]] std::int32_t count() const { return static_cast<std::int32_t>(size.size()); }
 };
-CardClasses card_classes(const ri::Ir& ir, const Setting& setting);
+CardClasses card_classes(const ir::Ir& ir, const Setting& setting);
 
 // How a local slot is kept.
 enum class SlotShape : std::uint8_t {
@@ -93,18 +93,18 @@ struct Layout {
 
 // What sampled runs taught about the slots: the kind each local and variable holds.
 struct SlotKinds {
-  std::vector<ri::Kind> local;     // kNone: never seen, kSet/...: as seen; conflicting: kZone
-  std::vector<ri::Kind> local_element;
-  std::vector<ri::Kind> var;
+  std::vector<ir::Kind> local;     // kNone: never seen, kSet/...: as seen; conflicting: kZone
+  std::vector<ir::Kind> local_element;
+  std::vector<ir::Kind> var;
 };
 void observe_kinds(const ri::State& state, SlotKinds& kinds);
 
 // Larger than kMaxStateNumbers (size_limits.hpp): only the names are filled in (`dead` and
 // `key_dims` stay empty), for the caller to report the size.
-Layout make_layout(const ri::Ir& ir, const Setting& setting, const CardClasses& classes, const SlotKinds& kinds);
+Layout make_layout(const ir::Ir& ir, const Setting& setting, const CardClasses& classes, const SlotKinds& kinds);
 
 // The abstract state of a concrete game.
-std::vector<std::int64_t> project(const ri::Ir& ir, const Layout& layout, const CardClasses& classes,
+std::vector<std::int64_t> project(const ir::Ir& ir, const Layout& layout, const CardClasses& classes,
                                   const ri::State& state);
 
 }  // namespace rulebook::verifier

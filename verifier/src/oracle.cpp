@@ -82,7 +82,7 @@ class StateSink : public ri::EventSink {
 // A state no game need reach: some cards moved between zones, some variables set to other
 // values of their type. It stays a state the interpreter can run (every card in one zone,
 // the seats a permutation, loop state untouched).
-ri::State mutate(const ri::Ir& ir, const ri::State& from, std::mt19937_64& rng) {
+ri::State mutate(const ir::Ir& ir, const ri::State& from, std::mt19937_64& rng) {
   ri::State s = from;
   auto below = [&](std::uint64_t n) { return n == 0 ? 0 : static_cast<std::int64_t>(rng() % n); };
   const auto cards = s.card_zone.size();
@@ -97,16 +97,16 @@ ri::State mutate(const ri::Ir& ir, const ri::State& from, std::mt19937_64& rng) 
     s.card_zone[card] = static_cast<std::int32_t>(target);
     s.card_face_up[card] = static_cast<std::uint8_t>(below(2));
   }
-  for (ri::Value& v : s.vars) {
+  for (ir::Value& v : s.vars) {
     if (below(3) != 0) continue;
     switch (v.kind) {
-      case ri::Kind::kInt:
+      case ir::Kind::kInt:
         // Near the 64-bit limits a change could overflow here rather than in the rules.
         if (v.scalar > -(std::int64_t{1} << 60) && v.scalar < (std::int64_t{1} << 60)) v.scalar = v.scalar - 4 + below(9);
         break;
-      case ri::Kind::kBool: v.scalar = 1 - v.scalar; break;
-      case ri::Kind::kPlayer: v.scalar = below(static_cast<std::uint64_t>(s.num_seats)); break;
-      case ri::Kind::kEnum:
+      case ir::Kind::kBool: v.scalar = 1 - v.scalar; break;
+      case ir::Kind::kPlayer: v.scalar = below(static_cast<std::uint64_t>(s.num_seats)); break;
+      case ir::Kind::kEnum:
         if (v.enum_id >= 0) v.scalar = below(ir.enums[static_cast<std::size_t>(v.enum_id)].values.size());
         break;
       default: break;
@@ -131,9 +131,9 @@ class Oracle {
     invariants_.emplace(*encoder_, layout_, cut_points(ir_));
   }
 
-  std::vector<ri::FaultKind> kinds() {
+  std::vector<ir::FaultKind> kinds() {
     build();
-    std::vector<ri::FaultKind> out;
+    std::vector<ir::FaultKind> out;
     for (std::size_t pc = 0; pc < ir_.code.size(); ++pc) {
       if (!invariants_->is_cut(static_cast<std::int32_t>(pc))) continue;
       for (const Obligation& ob : invariants_->block(static_cast<std::int32_t>(pc)).obligations) {
@@ -169,17 +169,17 @@ class Oracle {
   // the abstract state: the value the interpreter gives them in `start` must be one the
   // encoding allows.
   void check_expressions(std::int32_t pc, const ri::State& start, bool mutated) {
-    std::vector<std::pair<ri::ExprId, std::string>> exprs;
-    for (const ri::InvariantInfo& inv : ir_.invariants) exprs.emplace_back(inv.condition, "invariant " + inv.name);
-    for (const ri::TerminationClaim& claim : ir_.terminations) {
+    std::vector<std::pair<ir::ExprId, std::string>> exprs;
+    for (const ir::InvariantInfo& inv : ir_.invariants) exprs.emplace_back(inv.condition, "invariant " + inv.name);
+    for (const ir::TerminationClaim& claim : ir_.terminations) {
       if (claim.measure >= 0) exprs.emplace_back(claim.measure, "the measure of terminates " + claim.name);
     }
     if (exprs.empty()) return;
     const std::vector<z3::expr>& x = invariants_->state();
     const std::vector<std::int64_t> before = project(ir_, layout_, classes_, start);
     for (const auto& [id, name] : exprs) {
-      const std::optional<ri::Value> concrete = machine_.evaluate(start, id);
-      if (!concrete || (concrete->kind != ri::Kind::kInt && concrete->kind != ri::Kind::kBool)) continue;
+      const std::optional<ir::Value> concrete = machine_.evaluate(start, id);
+      if (!concrete || (concrete->kind != ir::Kind::kInt && concrete->kind != ir::Kind::kBool)) continue;
       ++report_.steps;
       Step scratch;
       const z3::expr v = encoder_->value(id, x, fmt::format("o{}_{}", pc, report_.steps), scratch);
@@ -275,11 +275,11 @@ class Oracle {
         break;
       case Outcome::What::kFault: {
         ++report_.faults;
-        const ri::FaultKind kind = out.after.fault->kind;
+        const ir::FaultKind kind = out.after.fault->kind;
         for (const Obligation& ob : block.obligations) {
           if (ob.fault == kind) allowed.push_back(!ob.holds);
         }
-        what = fmt::format("faults ({}: {})", ri::fault_kind_info(kind).name, out.after.fault->message);
+        what = fmt::format("faults ({}: {})", ir::fault_kind_info(kind).name, out.after.fault->message);
         break;
       }
     }
@@ -312,7 +312,7 @@ class Oracle {
   }
 
   const ri::Machine& machine_;
-  const ri::Ir& ir_;
+  const ir::Ir& ir_;
   ri::GameConfig config_;
   OracleOptions options_;
   std::mt19937_64 rng_;
@@ -328,7 +328,7 @@ class Oracle {
 
 }  // namespace
 
-std::vector<ri::FaultKind> obligation_kinds(const ri::Machine& machine, const ri::GameConfig& config) {
+std::vector<ir::FaultKind> obligation_kinds(const ri::Machine& machine, const ri::GameConfig& config) {
   return Oracle(machine, config, OracleOptions{}).kinds();
 }
 

@@ -36,7 +36,7 @@ struct OracleReport {
 
 // The fault kinds of the obligations the verifier checks anywhere in the program (for the
 // test that every kind the interpreter can raise has one).
-std::vector<interpreter::FaultKind> obligation_kinds(const interpreter::Machine& machine,
+std::vector<ir::FaultKind> obligation_kinds(const interpreter::Machine& machine,
                                                      const interpreter::GameConfig& config);
 
 OracleReport check_abstraction(const interpreter::Machine& machine, const interpreter::GameConfig& config,

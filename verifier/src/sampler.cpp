@@ -30,7 +30,7 @@ class LoopWatch : public ri::EventSink {
     if ((total_ & 0xFFFF) == 0 && std::chrono::steady_clock::now() >= stop_at_) throw GameTooLong{state.moves, true};
   }
   // A policy's choice is no decision: the interpreter runs on and keeps counting.
-  void chose(const ri::State&, ri::PlayerId, std::int32_t, const ri::Value&, bool by_policy) override {
+  void chose(const ri::State&, ri::PlayerId, std::int32_t, const ir::Value&, bool by_policy) override {
     if (!by_policy) steps_ = 0;
   }
   // A new game; `stop_at` ends it at its last decision (none for the first game).
@@ -79,7 +79,7 @@ class SampleSink : public LoopWatch {
   }
   void stepping(const ri::State& state) override {
     LoopWatch::stepping(state);
-    const ri::Ir& ir = machine_.ir();
+    const ir::Ir& ir = machine_.ir();
     ++out_.states;
     if (!invariants_.is_cut(state.pc)) return;  // decisions are cut points
     const std::vector<std::int64_t> point = project(ir, layout_, classes_, state);
@@ -89,7 +89,7 @@ class SampleSink : public LoopWatch {
       auto& kept = out_.points[state.pc];
       if (kept.size() < kPointsPerCut) kept.push_back(point);
     }
-    if (ir.code[static_cast<std::size_t>(state.pc)].code == ri::OpCode::kChoose) check_invariants(state, false);
+    if (ir.code[static_cast<std::size_t>(state.pc)].code == ir::OpCode::kChoose) check_invariants(state, false);
   }
   void ended(const ri::State& state) override {
     if (!state.fault) check_invariants(state, true);
@@ -97,7 +97,7 @@ class SampleSink : public LoopWatch {
 
  private:
   void check_invariants(const ri::State& state, bool at_end) {
-    const ri::Ir& ir = machine_.ir();
+    const ir::Ir& ir = machine_.ir();
     for (std::size_t i = 0; i < ir.invariants.size(); ++i) {
       if (out_.broken[i]) continue;
       const auto v = machine_.evaluate(state, ir.invariants[i].condition);

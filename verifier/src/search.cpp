@@ -22,11 +22,11 @@ namespace {
 
 // Cards with the same attributes are alike: no expression can tell them apart (the IR has
 // no card constants; a card's name is only for logs), so one class a set of attributes.
-std::vector<std::uint64_t> alike_classes(const std::vector<ri::CardInfo>& cards) {
+std::vector<std::uint64_t> alike_classes(const std::vector<ir::CardInfo>& cards) {
   std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t>, std::uint64_t> class_by_attributes;
   std::vector<std::uint64_t> class_of;
   class_of.reserve(cards.size());
-  for (const ri::CardInfo& card : cards) {
+  for (const ir::CardInfo& card : cards) {
     const auto attributes = std::make_tuple(card.rank, card.suit, card.color, card.kind);
     class_of.push_back(class_by_attributes.try_emplace(attributes, class_by_attributes.size()).first->second);
   }
@@ -112,12 +112,12 @@ class Encoder {
     return position_[static_cast<std::size_t>(c)];
   }
 
-  void value(const ri::Value& v, std::vector<std::uint64_t>& w) const {
+  void value(const ir::Value& v, std::vector<std::uint64_t>& w) const {
     w.push_back(static_cast<std::uint64_t>(v.kind) | static_cast<std::uint64_t>(v.element) << 8 |
                 word(v.enum_id + 1) << 16);
-    w.push_back(v.kind == ri::Kind::kCard ? card(v.scalar) : word(v.scalar));
+    w.push_back(v.kind == ir::Kind::kCard ? card(v.scalar) : word(v.scalar));
     w.push_back(v.items.size());
-    if (alike_ && v.kind == ri::Kind::kSet && v.element == ri::Kind::kCard) {
+    if (alike_ && v.kind == ir::Kind::kSet && v.element == ir::Kind::kCard) {
       // A set of cards is a set of positions: sorted again, since ids no longer order it.
       const std::size_t first = w.size();
       for (const std::int64_t item : v.items) w.push_back(card(item));
@@ -126,9 +126,9 @@ class Encoder {
     }
     for (const std::int64_t item : v.items) w.push_back(word(item));
   }
-  void values(const std::vector<ri::Value>& vs, std::vector<std::uint64_t>& w) const {
+  void values(const std::vector<ir::Value>& vs, std::vector<std::uint64_t>& w) const {
     w.push_back(vs.size());
-    for (const ri::Value& v : vs) value(v, w);
+    for (const ir::Value& v : vs) value(v, w);
   }
 
   std::vector<std::int32_t> labels_;
@@ -284,7 +284,7 @@ class Search {
     if ((state.decision || state.finished) && !state.fault) {
       for (std::size_t i = 0; i < goal_.invariants.size(); ++i) {
         if (invariant_found_[i]) continue;
-        const std::optional<ri::Value> holds = machine_.evaluate(state, goal_.invariants[i]);
+        const std::optional<ir::Value> holds = machine_.evaluate(state, goal_.invariants[i]);
         if (holds && !holds->truthy()) {
           invariant_found_[i] = true;
           hit(SearchHit::What::kInvariant, static_cast<std::int32_t>(i), id);

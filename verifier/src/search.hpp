@@ -19,7 +19,7 @@ namespace rulebook::verifier {
 // What to look for; any combination.
 struct SearchGoal {
   bool faults = true;                  // a state where the rules fault (State::fault set)
-  std::vector<ri::ExprId> invariants;  // declared invariants (ir.invariants[i].condition):
+  std::vector<ir::ExprId> invariants;  // declared invariants (ir.invariants[i].condition):
                                        // false at a decision or at the end
   std::vector<std::int32_t> labels;    // labelled rules to see fire (State::reached[label] > 0)
   std::vector<ri::PlayerId> winners;   // seats to see win (State::winners)

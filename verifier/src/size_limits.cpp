@@ -5,7 +5,7 @@
 
 namespace rulebook::verifier {
 
-std::string instructions_over_limit(const interpreter::Ir& ir) {
+std::string instructions_over_limit(const ir::Ir& ir) {
   const auto n = static_cast<std::int64_t>(ir.code.size());
   if (n <= kMaxInstructions) return {};
   return fmt::format("the program has {} instructions, more than the verifier's limit of {}", n, kMaxInstructions);
@@ -20,7 +20,7 @@ std::string state_over_limit(std::int64_t numbers, bool at_least) {
 
 std::vector<Finding> undecided_findings(const interpreter::Machine& machine, const std::set<std::string>& wanted,
                                         const std::string& reason) {
-  const interpreter::Ir& ir = machine.ir();
+  const ir::Ir& ir = machine.ir();
   const std::string message = "not decided: " + reason;
   const std::string method = "none: the program is too large for the verifier";
   std::vector<Finding> out;
@@ -42,9 +42,9 @@ std::vector<Finding> undecided_findings(const interpreter::Machine& machine, con
     if (wanted.count(p.name) == 0) continue;
     const std::string name = p.name;
     if (name == "invariant") {
-      for (const interpreter::InvariantInfo& claim : ir.invariants) add(name, claim.name, &claim.span);
+      for (const ir::InvariantInfo& claim : ir.invariants) add(name, claim.name, &claim.span);
     } else if (name == "terminates") {
-      for (const interpreter::TerminationClaim& claim : ir.terminations) add(name, claim.name, &claim.span);
+      for (const ir::TerminationClaim& claim : ir.terminations) add(name, claim.name, &claim.span);
     } else {
       add(name, "", nullptr);
     }

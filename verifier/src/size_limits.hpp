@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "rulebook/interpreter/ir.hpp"
+#include "rulebook/ir/ir.hpp"
 #include "rulebook/verifier/verify.hpp"
 
 namespace rulebook::verifier {
@@ -24,7 +24,7 @@ inline constexpr std::int64_t kMaxInstructions = 20'000;
 inline constexpr std::int64_t kMaxStateNumbers = 4'096;
 
 // Why the program is too large for the verifier, or an empty string.
-std::string instructions_over_limit(const interpreter::Ir& ir);
+std::string instructions_over_limit(const ir::Ir& ir);
 // `at_least`: `numbers` is a lower bound (the card counts alone), found before the rest of
 // the state is laid out.
 std::string state_over_limit(std::int64_t numbers, bool at_least);

@@ -12,7 +12,7 @@ void Encoder::Run::move(const Sym& cards, const z3::expr& target, const grammar:
   using S = Sym::Shape;
   const std::int32_t K = classes();
   if (cards.shape == S::kCard) {
-    oblige(ri::FaultKind::kNoneCard, cards.e[0] >= num(0), span, "a card to move, not none");
+    oblige(ir::FaultKind::kNoneCard, cards.e[0] >= num(0), span, "a card to move, not none");
     require(cards.e[0] < num(layout_.instances) && cards.e[1] >= num(0) && cards.e[1] < num(K));
     const auto source = instances_named(cards.e[0]), dest = instances_named(target);
     for (std::int32_t i = 0; i < layout_.instances; ++i) {
@@ -86,11 +86,11 @@ void Encoder::Run::move(const Sym& cards, const z3::expr& target, const grammar:
 }
 
 template <typename F>
-void Encoder::Run::follow_locals(ri::Slot moved_local, F constrain) {
+void Encoder::Run::follow_locals(ir::Slot moved_local, F constrain) {
   for (std::size_t s = 0; s < layout_.local_shape.size(); ++s) {
     if (layout_.local_shape[s] != SlotShape::kCard) continue;
     const std::int32_t index = layout_.local_index[s];
-    if (static_cast<ri::Slot>(s) == moved_local) {
+    if (static_cast<ir::Slot>(s) == moved_local) {
       write(index, move_target_);
       continue;
     }
@@ -101,12 +101,12 @@ void Encoder::Run::follow_locals(ri::Slot moved_local, F constrain) {
   }
 }
 
-void Encoder::Run::set_var(const ri::Instr& in) {
-  const ri::VarInfo& info = ir_.vars[static_cast<std::size_t>(in.a)];
+void Encoder::Run::set_var(const ir::Instr& in) {
+  const ir::VarInfo& info = ir_.vars[static_cast<std::size_t>(in.a)];
   std::optional<z3::expr> player;
   if (info.per_player) player = as_player(eval(in.b), in.span);
   const Sym v = eval(in.c);
-  if ((in.flags & ri::kDeferred) != 0) return;  // applied (as any value) at the end of the block
+  if ((in.flags & ir::kDeferred) != 0) return;  // applied (as any value) at the end of the block
   const std::int32_t width = info.per_player ? static_cast<std::int32_t>(seats()) : 1;
   for (std::int32_t p = 0; p < width; ++p) {
     const std::int32_t index = layout_.var_index[static_cast<std::size_t>(info.first_slot + p)];
@@ -122,7 +122,7 @@ void Encoder::Run::set_var(const ri::Instr& in) {
   }
 }
 
-void Encoder::Run::set_local(ri::Slot slot, const Sym& v) {
+void Encoder::Run::set_local(ir::Slot slot, const Sym& v) {
   const auto s = static_cast<std::size_t>(slot);
   const std::int32_t index = layout_.local_index[s];
   switch (layout_.local_shape[s]) {
@@ -140,7 +140,7 @@ void Encoder::Run::set_local(ri::Slot slot, const Sym& v) {
   }
 }
 
-Encoder::Sym Encoder::Run::choose_from(const Sym& domain, ri::Slot slot, ri::ExprId filter, z3::expr& nonempty,
+Encoder::Sym Encoder::Run::choose_from(const Sym& domain, ir::Slot slot, ir::ExprId filter, z3::expr& nonempty,
                                        Sym* legal) {
   using S = Sym::Shape;
   if (legal != nullptr) *legal = unknown();
@@ -210,7 +210,7 @@ Encoder::Sym Encoder::Run::choose_from(const Sym& domain, ri::Slot slot, ri::Exp
 }
 
 void Encoder::Run::run(std::int32_t pc) {
-  const ri::Instr& in = ir_.code[static_cast<std::size_t>(pc)];
+  const ir::Instr& in = ir_.code[static_cast<std::size_t>(pc)];
   auto to = [&](const z3::expr& g, std::int32_t target) { step_.successors.push_back(Successor{g, target}); };
   switch (in.code) {
     case OpCode::kLet: set_local(in.a, eval(in.b)); to(yes(), pc + 1); break;
@@ -220,7 +220,7 @@ void Encoder::Run::run(std::int32_t pc) {
       z3::expr nonempty = yes();
       Sym legal;
       const Sym chosen = choose_from(domain, in.a, in.d, nonempty, &legal);
-      oblige(ri::FaultKind::kNoLegalChoice, nonempty, in.span, "a legal choice");
+      oblige(ir::FaultKind::kNoLegalChoice, nonempty, in.span, "a legal choice");
       require(nonempty);
       // The chosen value stays any legal option: the policy's pick is one when it is legal.
       if (in.e >= 0) check_policy(in, chooser, legal);
@@ -245,7 +245,7 @@ void Encoder::Run::run(std::int32_t pc) {
       const Sym target = eval(in.c);
       const z3::expr src = from.shape == Sym::Shape::kZone ? from.e[0] : fresh_in(0, layout_.instances - 1);
       move_target_ = target.shape == Sym::Shape::kZone ? target.e[0] : fresh_in(0, layout_.instances - 1);
-      oblige(ri::FaultKind::kTakeFromEmpty, n >= num(0) && n <= total(src), in.span, "a deal from a zone that holds the cards");
+      oblige(ir::FaultKind::kTakeFromEmpty, n >= num(0) && n <= total(src), in.span, "a deal from a zone that holds the cards");
       require(n >= num(0) && n <= total(src));
       Sym dealt;
       dealt.shape = Sym::Shape::kCards;
@@ -295,7 +295,7 @@ void Encoder::Run::run(std::int32_t pc) {
     }
     case OpCode::kRepeatInit: {
       const z3::expr n = as_int(eval(in.b));
-      oblige(ri::FaultKind::kNegativeRepeat, n >= num(0), in.span, "a repeat count of at least 0");
+      oblige(ir::FaultKind::kNegativeRepeat, n >= num(0), in.span, "a repeat count of at least 0");
       const std::int32_t index = layout_.local_index[static_cast<std::size_t>(in.a)];
       if (index >= 0) write(index, n);
       to(yes(), pc + 1);
@@ -397,11 +397,11 @@ void Encoder::Run::run(std::int32_t pc) {
       const auto it = enc_.deferred_vars_.find(pc);
       if (enc_.deferred_adds_.count(pc) != 0) {
         // A held-back add is applied here; its amount is not kept, nor whether the sum fits.
-        oblige(ri::FaultKind::kIntegerOverflow, fresh_bool(), in.span, "a held-back add within 64 bits");
+        oblige(ir::FaultKind::kIntegerOverflow, fresh_bool(), in.span, "a held-back add within 64 bits");
       }
       if (it != enc_.deferred_vars_.end()) {
         for (const std::int32_t v : it->second) {
-          const ri::VarInfo& info = ir_.vars[static_cast<std::size_t>(v)];
+          const ir::VarInfo& info = ir_.vars[static_cast<std::size_t>(v)];
           const std::int32_t width = info.per_player ? static_cast<std::int32_t>(seats()) : 1;
           for (std::int32_t p = 0; p < width; ++p) {
             const std::int32_t index = layout_.var_index[static_cast<std::size_t>(info.first_slot + p)];
@@ -418,7 +418,7 @@ void Encoder::Run::run(std::int32_t pc) {
       // (and a per-player one player by player): each initializer reads the values already
       // reset, so each is evaluated on the state as it is by then.
       std::int32_t reset = 0;
-      for (const ri::VarInfo& v : ir_.vars) {
+      for (const ir::VarInfo& v : ir_.vars) {
         if (v.init < 0 || !v.per_round) continue;
         const std::int32_t width = v.per_player ? static_cast<std::int32_t>(seats()) : 1;
         for (std::int32_t p = 0; p < width; ++p) {
@@ -457,7 +457,7 @@ z3::expr Encoder::Run::size_of(const Sym& v) {
 }
 
 ChoiceReads Encoder::Run::choice_reads(std::int32_t pc) {
-  const ri::Instr& in = ir_.code[static_cast<std::size_t>(pc)];
+  const ir::Instr& in = ir_.code[static_cast<std::size_t>(pc)];
   ChoiceReads out{as_int(eval(in.c)), {}};
   reads_ = &out.zones;
   (void)eval(in.b);
@@ -470,7 +470,7 @@ ChoiceReads Encoder::Run::choice_reads(std::int32_t pc) {
   return out;
 }
 
-Encoder::Encoder(z3::context& ctx, const ri::Ir& ir, const Setting& setting, const CardClasses& classes,
+Encoder::Encoder(z3::context& ctx, const ir::Ir& ir, const Setting& setting, const CardClasses& classes,
                  const Layout& layout, const SlotKinds& kinds)
     : ctx_(ctx), ir_(ir), setting_(setting), classes_(classes), layout_(layout), kinds_(kinds) {
   for (std::int32_t k = 0; k < classes.count(); ++k) {
@@ -478,7 +478,7 @@ Encoder::Encoder(z3::context& ctx, const ri::Ir& ir, const Setting& setting, con
     bool first = true;
     for (std::size_t c = 0; c < setting.cards.size(); ++c) {
       if (classes.class_of[c] != k) continue;
-      const ri::CardInfo& info = setting.cards[c];
+      const ir::CardInfo& info = setting.cards[c];
       const std::array<std::int64_t, 4> values{info.rank, info.suit, info.color, info.kind};
       for (std::size_t a = 0; a < 4; ++a) {
         if (first) {
@@ -496,13 +496,13 @@ Encoder::Encoder(z3::context& ctx, const ri::Ir& ir, const Setting& setting, con
   std::vector<std::int32_t> written;
   bool adds = false;
   for (std::size_t pc = 0; pc < ir.code.size(); ++pc) {
-    const ri::Instr& in = ir.code[pc];
+    const ir::Instr& in = ir.code[pc];
     if (in.code == OpCode::kBeginSecret) {
       written.clear();
       adds = false;
     }
-    adds = adds || (in.code == OpCode::kAdd && (in.flags & ri::kDeferred) != 0);
-    if ((in.code == OpCode::kSet || in.code == OpCode::kAdd) && (in.flags & ri::kDeferred) != 0) written.push_back(in.a);
+    adds = adds || (in.code == OpCode::kAdd && (in.flags & ir::kDeferred) != 0);
+    if ((in.code == OpCode::kSet || in.code == OpCode::kAdd) && (in.flags & ir::kDeferred) != 0) written.push_back(in.a);
     if (in.code == OpCode::kEndSecret) {
       deferred_vars_[static_cast<std::int32_t>(pc)] = written;
       if (adds) deferred_adds_.insert(static_cast<std::int32_t>(pc));
@@ -535,7 +535,7 @@ void Encoder::complete(std::vector<z3::expr>& state, std::vector<bool>* written)
           if (written != nullptr) changed = changed || (*written)[index];
         }
       } else {
-        const ri::VarInfo& info = ir_.vars[static_cast<std::size_t>(d.var)];
+        const ir::VarInfo& info = ir_.vars[static_cast<std::size_t>(d.var)];
         const auto index = static_cast<std::size_t>(layout_.var_index[static_cast<std::size_t>(info.first_slot + p)]);
         v = state[index];
         if (written != nullptr) changed = changed || (*written)[index];
@@ -578,7 +578,7 @@ Step Encoder::step(std::int32_t pc, const std::vector<z3::expr>& state, const st
   return out;
 }
 
-z3::expr Encoder::value(ri::ExprId id, const std::vector<z3::expr>& state, const std::string& prefix, Step& step) {
+z3::expr Encoder::value(ir::ExprId id, const std::vector<z3::expr>& state, const std::string& prefix, Step& step) {
   Run run(*this, state, prefix, step);
   return run.value(id);
 }
@@ -589,7 +589,7 @@ ChoiceReads Encoder::choice_reads(std::int32_t pc, const std::vector<z3::expr>& 
   return run.choice_reads(pc);
 }
 
-std::optional<std::vector<z3::expr>> Encoder::players(ri::ExprId id, const std::vector<z3::expr>& state,
+std::optional<std::vector<z3::expr>> Encoder::players(ir::ExprId id, const std::vector<z3::expr>& state,
                                                       const std::string& prefix, Step& step) {
   Run run(*this, state, prefix, step);
   return run.players(id);

@@ -18,7 +18,7 @@
 #include <z3++.h>
 
 #include "layout.hpp"
-#include "rulebook/interpreter/fault_kinds.hpp"
+#include "rulebook/ir/fault_kinds.hpp"
 
 namespace rulebook::verifier {
 
@@ -29,11 +29,11 @@ enum class ObligationKind : std::uint8_t {
 };
 
 // The property that covers a fault kind (fault_kinds.hpp names it).
-ObligationKind obligation_kind(ri::FaultKind fault);
+ObligationKind obligation_kind(ir::FaultKind fault);
 
 struct Obligation {
   ObligationKind kind = ObligationKind::kDefined;
-  ri::FaultKind fault = ri::FaultKind::kTypeMismatch;  // what the interpreter raises when it fails
+  ir::FaultKind fault = ir::FaultKind::kTypeMismatch;  // what the interpreter raises when it fails
   z3::expr holds;
   grammar::SourceSpan span;
   std::string what;
@@ -70,7 +70,7 @@ struct Step {
 
 class Encoder {
  public:
-  Encoder(z3::context& ctx, const ri::Ir& ir, const Setting& setting, const CardClasses& classes,
+  Encoder(z3::context& ctx, const ir::Ir& ir, const Setting& setting, const CardClasses& classes,
           const Layout& layout, const SlotKinds& kinds);
 
   [[nodiscard]] std::vector<z3::expr> state_vars(const std::string& prefix) const;
@@ -83,25 +83,25 @@ class Encoder {
 
   // A global expression (an invariant, a measure) in `state`: an int or bool term. Fresh
   // values and their assumptions are added to `step.assumptions`.
-  z3::expr value(ri::ExprId id, const std::vector<z3::expr>& state, const std::string& prefix, Step& step);
+  z3::expr value(ir::ExprId id, const std::vector<z3::expr>& state, const std::string& prefix, Step& step);
 
   // A global expression that is a set of players: one bool per player, or nothing when the
   // abstraction does not keep it.
-  std::optional<std::vector<z3::expr>> players(ri::ExprId id, const std::vector<z3::expr>& state,
+  std::optional<std::vector<z3::expr>> players(ir::ExprId id, const std::vector<z3::expr>& state,
                                                const std::string& prefix, Step& step);
 
   // The zones the options of the choice at `pc` are computed from.
   ChoiceReads choice_reads(std::int32_t pc, const std::vector<z3::expr>& state, const std::string& prefix, Step& step);
 
   [[nodiscard]] z3::context& context() const { return ctx_; }
-  [[nodiscard]] const ri::Ir& ir() const { return ir_; }
+  [[nodiscard]] const ir::Ir& ir() const { return ir_; }
   [[nodiscard]] const SlotKinds& kinds() const { return kinds_; }
 
  private:
   struct Sym;
   class Run;
   z3::context& ctx_;
-  const ri::Ir& ir_;
+  const ir::Ir& ir_;
   const Setting& setting_;
   const CardClasses& classes_;
   const Layout& layout_;

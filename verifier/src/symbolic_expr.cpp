@@ -9,16 +9,16 @@
 
 namespace rulebook::verifier {
 
-Encoder::Sym Encoder::Run::eval(ri::ExprId id) {
+Encoder::Sym Encoder::Run::eval(ir::ExprId id) {
   if (const auto known = class_predicate(id)) return make_bool(ctx_.bool_val(*known));
-  const ri::ExprNode& n = ir_.exprs[static_cast<std::size_t>(id)];
+  const ir::ExprNode& n = ir_.exprs[static_cast<std::size_t>(id)];
   switch (n.op) {
     case ExprOp::kConst: return constant(n.constant);
     case ExprOp::kLocal: return local(n.index);
     case ExprOp::kVar: return var(n);
     case ExprOp::kOption: return constant(enc_.setting_.options[static_cast<std::size_t>(n.index)]);
     case ExprOp::kZone: {
-      const ri::ZoneInfo& z = ir_.zones[static_cast<std::size_t>(n.index)];
+      const ir::ZoneInfo& z = ir_.zones[static_cast<std::size_t>(n.index)];
       const bool counted = counting_ == id;
       Sym s;
       s.shape = Sym::Shape::kZone;
@@ -34,7 +34,7 @@ Encoder::Sym Encoder::Run::eval(ri::ExprId id) {
     }
     case ExprOp::kSeat: {
       const z3::expr seat = as_int(eval(n.kids[0]));
-      oblige(ri::FaultKind::kNoSeat, seat >= num(0) && seat < num(seats()), n.span, "a seat number");
+      oblige(ir::FaultKind::kNoSeat, seat >= num(0) && seat < num(seats()), n.span, "a seat number");
       return make_int(player_at(seat), Kind::kPlayer);
     }
     case ExprOp::kPlayers: {
@@ -55,10 +55,10 @@ Encoder::Sym Encoder::Run::eval(ri::ExprId id) {
     case ExprOp::kNumSeats: return make_int(num(seats()));
     case ExprOp::kBuiltin: return builtin(n);
     case ExprOp::kDef: {
-      const ri::DefInfo& def = ir_.defs[static_cast<std::size_t>(n.index)];
+      const ir::DefInfo& def = ir_.defs[static_cast<std::size_t>(n.index)];
       std::vector<Sym> args;
-      for (const ri::ExprId k : n.kids) args.push_back(eval(k));
-      std::vector<std::pair<ri::Slot, std::optional<Sym>>> saved;
+      for (const ir::ExprId k : n.kids) args.push_back(eval(k));
+      std::vector<std::pair<ir::Slot, std::optional<Sym>>> saved;
       for (std::size_t i = 0; i < args.size(); ++i) saved.emplace_back(def.params[i], bind(def.params[i], args[i]));
       Sym out = eval(def.body);
       for (auto it = saved.rbegin(); it != saved.rend(); ++it) unbind(it->first, it->second);
@@ -96,7 +96,7 @@ Encoder::Sym Encoder::Run::eval(ri::ExprId id) {
   return unknown();
 }
 
-Encoder::Sym Encoder::Run::constant(const ri::Value& v) {
+Encoder::Sym Encoder::Run::constant(const ir::Value& v) {
   switch (v.kind) {
     case Kind::kBool: return make_bool(ctx_.bool_val(v.scalar != 0));
     case Kind::kInt: return make_int(num(v.scalar));
@@ -117,7 +117,7 @@ Encoder::Sym Encoder::Run::constant(const ri::Value& v) {
   }
 }
 
-Encoder::Sym Encoder::Run::local(ri::Slot slot) {
+Encoder::Sym Encoder::Run::local(ir::Slot slot) {
   if (auto it = env_.find(slot); it != env_.end()) return it->second;
   const auto s = static_cast<std::size_t>(slot);
   const std::int32_t index = layout_.local_index[s];
@@ -141,8 +141,8 @@ Encoder::Sym Encoder::Run::local(ri::Slot slot) {
   }
 }
 
-Encoder::Sym Encoder::Run::var(const ri::ExprNode& n) {
-  const ri::VarInfo& info = ir_.vars[static_cast<std::size_t>(n.index)];
+Encoder::Sym Encoder::Run::var(const ir::ExprNode& n) {
+  const ir::VarInfo& info = ir_.vars[static_cast<std::size_t>(n.index)];
   std::vector<std::int32_t> slots;
   const std::int32_t width = info.per_player ? static_cast<std::int32_t>(seats()) : 1;
   for (std::int32_t p = 0; p < width; ++p) slots.push_back(info.first_slot + p);
@@ -184,7 +184,7 @@ Encoder::Sym Encoder::Run::merge(const z3::expr& c, const Sym& a, const Sym& b) 
   return unknown();
 }
 
-Encoder::Sym Encoder::Run::binary(const ri::ExprNode& n) {
+Encoder::Sym Encoder::Run::binary(const ir::ExprNode& n) {
   const auto op = static_cast<ast::BinaryOp>(n.sub);
   using S = Sym::Shape;
   if (op == ast::BinaryOp::kAnd || op == ast::BinaryOp::kOr) {
@@ -254,7 +254,7 @@ Encoder::Sym Encoder::Run::binary(const ri::ExprNode& n) {
         return checked(out, n.span);
       }
       // The product is not kept: whether it fits in 64 bits is not known either.
-      oblige(ri::FaultKind::kIntegerOverflow, fresh_bool(), n.span, "an integer product within 64 bits");
+      oblige(ir::FaultKind::kIntegerOverflow, fresh_bool(), n.span, "an integer product within 64 bits");
       Sym out = make_int(fresh_int());
       out.varies = varies;
       return out;
@@ -262,9 +262,9 @@ Encoder::Sym Encoder::Run::binary(const ri::ExprNode& n) {
     case ast::BinaryOp::kDiv:
     case ast::BinaryOp::kMod: {
       const z3::expr y = as_int(b).simplify();
-      oblige(ri::FaultKind::kDivisionByZero, y != num(0), n.span, "a divisor other than 0");
+      oblige(ir::FaultKind::kDivisionByZero, y != num(0), n.span, "a divisor other than 0");
       // The interpreter faults on the lowest integer divided by -1, for / and % alike.
-      oblige(ri::FaultKind::kIntegerOverflow, !(as_int(a) == ctx_.int_val(std::numeric_limits<int64_t>::min()) && y == num(-1)),
+      oblige(ir::FaultKind::kIntegerOverflow, !(as_int(a) == ctx_.int_val(std::numeric_limits<int64_t>::min()) && y == num(-1)),
              n.span, "a quotient within 64 bits");
       Sym out = make_int(fresh_int());
       std::int64_t divisor = 0;
@@ -300,22 +300,22 @@ z3::expr Encoder::Run::equal(const Sym& a, const Sym& b) {
   return fresh_bool();
 }
 
-Encoder::Sym Encoder::Run::set_literal(const ri::ExprNode& n) {
+Encoder::Sym Encoder::Run::set_literal(const ir::ExprNode& n) {
   std::vector<Sym> items;
-  for (const ri::ExprId k : n.kids) {
+  for (const ir::ExprId k : n.kids) {
     items.push_back(eval(k));
     // The interpreter faults on none as a member, whatever the set's element type.
     const Sym& item = items.back();
     const grammar::SourceSpan& span = ir_.exprs[static_cast<std::size_t>(k)].span;
     if (item.shape == Sym::Shape::kInt && item.kind != Kind::kInt) {
-      oblige(ri::FaultKind::kNoneInSet, item.e[0] >= num(0), span, "a set member, not none");
+      oblige(ir::FaultKind::kNoneInSet, item.e[0] >= num(0), span, "a set member, not none");
     } else if (item.shape == Sym::Shape::kCard) {
-      oblige(ri::FaultKind::kNoneInSet, item.e[0] >= num(0), span, "a set member, not none");
+      oblige(ir::FaultKind::kNoneInSet, item.e[0] >= num(0), span, "a set member, not none");
     } else if (item.shape != Sym::Shape::kInt && item.shape != Sym::Shape::kBool) {
-      oblige(ri::FaultKind::kNoneInSet, fresh_bool(), span, "a set member, not none (the member is not kept)");
+      oblige(ir::FaultKind::kNoneInSet, fresh_bool(), span, "a set member, not none (the member is not kept)");
     }
   }
-  if (items.empty()) return constant(ri::Value::set(Kind::kNone, {}));
+  if (items.empty()) return constant(ir::Value::set(Kind::kNone, {}));
   Kind kind = Kind::kNone;
   std::int32_t enum_id = -1;
   for (const Sym& s : items) {
@@ -347,7 +347,7 @@ Encoder::Sym Encoder::Run::set_literal(const ri::ExprNode& n) {
   return s;
 }
 
-Encoder::Sym Encoder::Run::builtin(const ri::ExprNode& n) {
+Encoder::Sym Encoder::Run::builtin(const ir::ExprNode& n) {
   const auto b = static_cast<Builtin>(n.sub);
   switch (b) {
     case Builtin::kCount:
@@ -381,7 +381,7 @@ Encoder::Sym Encoder::Run::builtin(const ri::ExprNode& n) {
       const std::string name = b == Builtin::kTop ? "top" : "bottom";
       if (n.kids.size() == 2) {
         const z3::expr k = as_int(eval(n.kids[1]));
-        oblige(ri::FaultKind::kTakeFromEmpty, k >= num(0) && k <= total(z.e[0]), n.span,
+        oblige(ir::FaultKind::kTakeFromEmpty, k >= num(0) && k <= total(z.e[0]), n.span,
                name + "(zone, k) of a zone with at least k cards");
         Sym out;
         out.shape = Sym::Shape::kCards;
@@ -395,7 +395,7 @@ Encoder::Sym Encoder::Run::builtin(const ri::ExprNode& n) {
         require(sum == k);
         return out;
       }
-      oblige(ri::FaultKind::kTakeFromEmpty, total(z.e[0]) > num(0), n.span, name + "() of a zone that has a card");
+      oblige(ir::FaultKind::kTakeFromEmpty, total(z.e[0]) > num(0), n.span, name + "() of a zone that has a card");
       return some_card(z.e[0], counts);
     }
     case Builtin::kRank:
@@ -447,7 +447,7 @@ Encoder::Sym Encoder::Run::builtin(const ri::ExprNode& n) {
       const z3::expr p = as_player(eval(n.kids[0]), n.span);
       std::int64_t offset = b == Builtin::kLeftOf ? 1 : b == Builtin::kRightOf ? seats() - 1 : seats() / 2;
       if (b == Builtin::kOpposite) {
-        oblige(ri::FaultKind::kNoOppositeSeat, ctx_.bool_val(seats() % 2 == 0), n.span, "an even number of seats");
+        oblige(ir::FaultKind::kNoOppositeSeat, ctx_.bool_val(seats() % 2 == 0), n.span, "an even number of seats");
       }
       return make_int(player_at(modulo(seat_of(p) + num(offset))), Kind::kPlayer);
     }
@@ -461,10 +461,10 @@ Encoder::Sym Encoder::Run::builtin(const ri::ExprNode& n) {
       const z3::expr lo = as_int(eval(n.kids[1]));
       const z3::expr hi = as_int(eval(n.kids[2]));
       if (set.shape != Sym::Shape::kPlayers) {
-        oblige(ri::FaultKind::kTooManySubsets, fresh_bool(), n.span, "subsets() of at most 20 players (the set is not kept)");
+        oblige(ir::FaultKind::kTooManySubsets, fresh_bool(), n.span, "subsets() of at most 20 players (the set is not kept)");
         return unknown();
       }
-      oblige(ri::FaultKind::kTooManySubsets, size_of(set) <= num(20), n.span, "subsets() of at most 20 players");
+      oblige(ir::FaultKind::kTooManySubsets, size_of(set) <= num(20), n.span, "subsets() of at most 20 players");
       Sym out;
       out.shape = Sym::Shape::kFamily;
       out.e = set.e;

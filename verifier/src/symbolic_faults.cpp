@@ -8,17 +8,17 @@
 
 namespace rulebook::verifier {
 
-ObligationKind obligation_kind(ri::FaultKind fault) {
-  const std::string_view property = ri::fault_kind_info(fault).property;
+ObligationKind obligation_kind(ir::FaultKind fault) {
+  const std::string_view property = ir::fault_kind_info(fault).property;
   if (property == "conservation") return ObligationKind::kTakeFromEmpty;
   if (property == "playability") return ObligationKind::kLegalChoice;
   return ObligationKind::kDefined;
 }
 
-void Encoder::Run::check_policy(const ri::Instr& in, const z3::expr& chooser, const Sym& legal) {
+void Encoder::Run::check_policy(const ir::Instr& in, const z3::expr& chooser, const Sym& legal) {
   using S = Sym::Shape;
   // The policy runs only for an automated chooser.
-  const ri::VarInfo& automated = ir_.vars[0];
+  const ir::VarInfo& automated = ir_.vars[0];
   std::vector<z3::expr> flags;
   for (std::int64_t p = 0; p < seats(); ++p) {
     const std::int32_t index = layout_.var_index[static_cast<std::size_t>(automated.first_slot + p)];
@@ -26,11 +26,11 @@ void Encoder::Run::check_policy(const ri::Instr& in, const z3::expr& chooser, co
   }
   const z3::expr runs = select(flags, chooser);
   path_.push_back(runs);
-  const auto old_chooser = bind(ri::Ir::kChooserSlot, make_int(chooser, Kind::kPlayer));
-  const auto old_legal = bind(ri::Ir::kLegalSlot, legal);
+  const auto old_chooser = bind(ir::Ir::kChooserSlot, make_int(chooser, Kind::kPlayer));
+  const auto old_legal = bind(ir::Ir::kLegalSlot, legal);
   const Sym picked = eval(in.e);
-  unbind(ri::Ir::kLegalSlot, old_legal);
-  unbind(ri::Ir::kChooserSlot, old_chooser);
+  unbind(ir::Ir::kLegalSlot, old_legal);
+  unbind(ir::Ir::kChooserSlot, old_chooser);
   z3::expr member = fresh_bool();  // unknown unless the shapes say
   if ((legal.shape == S::kPlayers || legal.shape == S::kValues) && legal.kind != Kind::kBool && picked.shape == S::kInt) {
     std::vector<z3::expr> bits = legal.e;
@@ -44,12 +44,12 @@ void Encoder::Run::check_policy(const ri::Instr& in, const z3::expr& chooser, co
     member = picked.e[0] >= num(0) && picked.e[0] == legal.e[0] && picked.e[1] >= num(0) &&
              picked.e[1] < num(classes()) && select(counts, picked.e[1]) > num(0);
   }
-  oblige(ri::FaultKind::kIllegalPolicyChoice, member, in.span, "the policy's choice is a legal option");
+  oblige(ir::FaultKind::kIllegalPolicyChoice, member, in.span, "the policy's choice is a legal option");
   path_.pop_back();
 }
 
-bool Encoder::Run::may_be_none_card(ri::ExprId id) const {
-  const ri::ExprNode& n = ir_.exprs[static_cast<std::size_t>(id)];
+bool Encoder::Run::may_be_none_card(ir::ExprId id) const {
+  const ir::ExprNode& n = ir_.exprs[static_cast<std::size_t>(id)];
   auto card_or_unseen = [](Kind k) { return k == Kind::kCard || k == Kind::kNone; };
   switch (n.op) {
     case ExprOp::kZone:
@@ -80,7 +80,7 @@ Encoder::Sym Encoder::Run::checked(const Sym& v, const grammar::SourceSpan& span
     std::int64_t value = 0;
     if (s.is_numeral_i64(value)) return v;
   }
-  oblige(ri::FaultKind::kIntegerOverflow,
+  oblige(ir::FaultKind::kIntegerOverflow,
          x >= ctx_.int_val(std::numeric_limits<int64_t>::min()) && x <= ctx_.int_val(std::numeric_limits<int64_t>::max()),
          span, "an integer result within 64 bits");
   return v;

@@ -17,10 +17,10 @@ namespace rulebook::verifier {
 
 // Short names for the IR's and the syntax tree's enums in the two files of the run.
 namespace ast = grammar::ast;
-using ri::Builtin;
-using ri::ExprOp;
-using ri::Kind;
-using ri::OpCode;
+using ir::Builtin;
+using ir::ExprOp;
+using ir::Kind;
+using ir::OpCode;
 
 // A symbolic value. Scalars (int, player, enum, none) are one int term; bools one bool
 // term; a card is (zone instance, class); a set of cards is a source zone (-2: every zone)
@@ -29,12 +29,12 @@ using ri::OpCode;
 struct Encoder::Sym {
   enum class Shape : std::uint8_t { kUnknown, kInt, kBool, kCard, kCards, kZone, kPlayers, kValues, kFamily };
   Shape shape = Shape::kUnknown;
-  ri::Kind kind = ri::Kind::kInt;  // kInt: int, player or enum; kValues: the element kind
+  ir::Kind kind = ir::Kind::kInt;  // kInt: int, player or enum; kValues: the element kind
   std::int32_t enum_id = -1;
   std::vector<z3::expr> e;
   bool varies = false;     // depends on a card's identity beyond its class (facing, order, ...)
   bool whole = false;      // kCards: every card of the zone
-  ri::Slot from_local = -1;
+  ir::Slot from_local = -1;
 };
 
 class Encoder::Run {
@@ -79,7 +79,7 @@ class Encoder::Run {
   void require(const z3::expr& c) { step_.continues.push_back(z3::implies(guard(), c)); }
   // A condition the interpreter checks (a fault when it fails): to prove, and after it the
   // step goes on only where it held.
-  void oblige(ri::FaultKind fault, const z3::expr& c, const grammar::SourceSpan& span, std::string what) {
+  void oblige(ir::FaultKind fault, const z3::expr& c, const grammar::SourceSpan& span, std::string what) {
     step_.obligations.push_back(Obligation{obligation_kind(fault), fault, z3::implies(guard(), c), span, std::move(what)});
     require(c);
   }
@@ -91,7 +91,7 @@ class Encoder::Run {
   std::int64_t seats() const { return layout_.seats; }
   std::int32_t classes() const { return layout_.classes; }
 
-  Sym make_int(const z3::expr& v, ri::Kind kind = ri::Kind::kInt, std::int32_t enum_id = -1) const {
+  Sym make_int(const z3::expr& v, ir::Kind kind = ir::Kind::kInt, std::int32_t enum_id = -1) const {
     Sym s;
     s.shape = Sym::Shape::kInt;
     s.kind = kind;
@@ -121,7 +121,7 @@ class Encoder::Run {
   // A player argument: checked to be a player (the interpreter faults on none).
   z3::expr as_player(const Sym& s, const grammar::SourceSpan& span) {
     if (s.shape != Sym::Shape::kInt) return fresh_in(0, seats() - 1);
-    oblige(ri::FaultKind::kNonePlayer, s.e[0] >= num(0) && s.e[0] < num(seats()), span, "a player, not none");
+    oblige(ir::FaultKind::kNonePlayer, s.e[0] >= num(0) && s.e[0] < num(seats()), span, "a player, not none");
     require(s.e[0] >= num(0) && s.e[0] < num(seats()));
     return s.e[0];
   }
@@ -168,17 +168,17 @@ class Encoder::Run {
 
   // ---- expressions ----
 
-  Sym eval(ri::ExprId id);
+  Sym eval(ir::ExprId id);
 
-  Sym constant(const ri::Value& v);
+  Sym constant(const ir::Value& v);
 
-  std::optional<Sym> bind(ri::Slot slot, const Sym& v) {
+  std::optional<Sym> bind(ir::Slot slot, const Sym& v) {
     std::optional<Sym> old;
     if (auto it = env_.find(slot); it != env_.end()) old = it->second;
     env_[slot] = v;
     return old;
   }
-  void unbind(ri::Slot slot, const std::optional<Sym>& old) {
+  void unbind(ir::Slot slot, const std::optional<Sym>& old) {
     if (old) {
       env_[slot] = *old;
     } else {
@@ -186,9 +186,9 @@ class Encoder::Run {
     }
   }
 
-  Sym local(ri::Slot slot);
+  Sym local(ir::Slot slot);
 
-  Sym var(const ri::ExprNode& n);
+  Sym var(const ir::ExprNode& n);
 
   Sym merge(const z3::expr& c, const Sym& a, const Sym& b);
   Sym none_card() const {
@@ -198,17 +198,17 @@ class Encoder::Run {
     return s;
   }
 
-  Sym binary(const ri::ExprNode& n);
+  Sym binary(const ir::ExprNode& n);
 
   z3::expr equal(const Sym& a, const Sym& b);
 
   // Universe of a set literal's values: players, enum values, bools.
-  Sym set_literal(const ri::ExprNode& n);
+  Sym set_literal(const ir::ExprNode& n);
 
   // The members of a player or value domain, each with the value bound to the slot.
   Sym member(const Sym& domain, std::int64_t v) const {
-    if (domain.shape == Sym::Shape::kPlayers) return make_int(num(v), ri::Kind::kPlayer);
-    if (domain.kind == ri::Kind::kBool) return make_bool(ctx_.bool_val(v != 0));
+    if (domain.shape == Sym::Shape::kPlayers) return make_int(num(v), ir::Kind::kPlayer);
+    if (domain.kind == ir::Kind::kBool) return make_bool(ctx_.bool_val(v != 0));
     return make_int(num(v), domain.kind, domain.enum_id);
   }
   // A card domain: its zone (or -2) and per-class counts.
@@ -231,7 +231,7 @@ class Encoder::Run {
 
   // `body` with the slot bound to member v of a player or value domain, evaluated where the
   // member is in the domain.
-  Sym for_member(const Sym& domain, std::size_t v, ri::Slot slot, ri::ExprId body) {
+  Sym for_member(const Sym& domain, std::size_t v, ir::Slot slot, ir::ExprId body) {
     path_.push_back(domain.e[v]);
     const auto old = bind(slot, member(domain, static_cast<std::int64_t>(v)));
     Sym out = eval(body);
@@ -240,9 +240,9 @@ class Encoder::Run {
     return out;
   }
 
-  Sym comprehension(const ri::ExprNode& n);
+  Sym comprehension(const ir::ExprNode& n);
   // The value of a predicate that defines the card classes, for a card of a known class.
-  [[nodiscard]] std::optional<bool> class_predicate(ri::ExprId id) const;
+  [[nodiscard]] std::optional<bool> class_predicate(ir::ExprId id) const;
 
   // How many cards of class k of a zone pass a filter: all of them for certain (`whole`), or
   // all or none by a condition (`exact`), or some number of them.
@@ -251,14 +251,14 @@ class Encoder::Run {
     bool whole = false;
     bool exact = false;
   };
-  Filtered filtered_count(ri::Slot slot, ri::ExprId filter, const z3::expr& zone, std::int32_t k, const z3::expr& available);
+  Filtered filtered_count(ir::Slot slot, ir::ExprId filter, const z3::expr& zone, std::int32_t k, const z3::expr& available);
 
-  Sym quantifier(const ri::ExprNode& n);
+  Sym quantifier(const ir::ExprNode& n);
 
   // max/min/first: an element of the domain that passes the filter (which one is not kept).
-  Sym pick(const ri::ExprNode& n, ri::ExprId domain_id, ri::ExprId filter, bool extremum);
+  Sym pick(const ir::ExprNode& n, ir::ExprId domain_id, ir::ExprId filter, bool extremum);
 
-  Sym builtin(const ri::ExprNode& n);
+  Sym builtin(const ir::ExprNode& n);
 
   // ---- effects ----
 
@@ -280,27 +280,27 @@ class Encoder::Run {
   // Every card local may have been among the moved cards: `constrain` says when; the
   // local `moved_local` itself certainly was.
   template <typename F>
-  void follow_locals(ri::Slot moved_local, F constrain);
+  void follow_locals(ir::Slot moved_local, F constrain);
 
-  void set_var(const ri::Instr& in);
+  void set_var(const ir::Instr& in);
 
-  void set_local(ri::Slot slot, const Sym& v);
+  void set_local(ir::Slot slot, const Sym& v);
 
   // A value picked from a choice's domain, with the filter; `nonempty` says it had one.
-  Sym choose_from(const Sym& domain, ri::Slot slot, ri::ExprId filter, z3::expr& nonempty, Sym* legal = nullptr);
+  Sym choose_from(const Sym& domain, ir::Slot slot, ir::ExprId filter, z3::expr& nonempty, Sym* legal = nullptr);
   // Whether an expression the abstraction does not keep may be a card that is none (and
   // not a set of cards): the interpreter faults where a card is needed.
-  [[nodiscard]] bool may_be_none_card(ri::ExprId id) const;
+  [[nodiscard]] bool may_be_none_card(ir::ExprId id) const;
   // A card argument: a fault where it is none (unknown when the card is not kept).
-  void oblige_card(const Sym& c, ri::ExprId id, const grammar::SourceSpan& span) {
+  void oblige_card(const Sym& c, ir::ExprId id, const grammar::SourceSpan& span) {
     if (c.shape == Sym::Shape::kCard) {
-      oblige(ri::FaultKind::kNoneCard, c.e[0] >= num(0), span, "a card, not none");
+      oblige(ir::FaultKind::kNoneCard, c.e[0] >= num(0), span, "a card, not none");
     } else if (may_be_none_card(id)) {
-      oblige(ri::FaultKind::kNoneCard, fresh_bool(), span, "a card, not none (the card is not kept)");
+      oblige(ir::FaultKind::kNoneCard, fresh_bool(), span, "a card, not none (the card is not kept)");
     }
   }
   // The obligation of an automated seat's policy: what it picks is one of the legal options.
-  void check_policy(const ri::Instr& in, const z3::expr& chooser, const Sym& legal);
+  void check_policy(const ir::Instr& in, const z3::expr& chooser, const Sym& legal);
   // Integer arithmetic faults outside 64 bits: the result of `v`, checked.
   Sym checked(const Sym& v, const grammar::SourceSpan& span);
 
@@ -312,13 +312,13 @@ class Encoder::Run {
 
   ChoiceReads choice_reads(std::int32_t pc);
 
-  std::optional<std::vector<z3::expr>> players(ri::ExprId id) {
+  std::optional<std::vector<z3::expr>> players(ir::ExprId id) {
     const Sym v = eval(id);
     if (v.shape != Sym::Shape::kPlayers) return std::nullopt;
     return v.e;
   }
 
-  z3::expr value(ri::ExprId id) {
+  z3::expr value(ir::ExprId id) {
     const Sym v = eval(id);
     if (v.shape == Sym::Shape::kBool) return v.e[0];
     return as_int(v);
@@ -327,17 +327,17 @@ class Encoder::Run {
  private:
   const Encoder& enc_;
   z3::context& ctx_;
-  const ri::Ir& ir_;
+  const ir::Ir& ir_;
   const Layout& layout_;
   const std::vector<z3::expr>& cur_;
   std::string prefix_;
   Step& step_;
   std::vector<z3::expr> path_;
-  std::unordered_map<ri::Slot, Sym> env_;
+  std::unordered_map<ir::Slot, Sym> env_;
   int fresh_ = 0;  // fresh values made so far: a filter that made one may tell cards of a class apart
   z3::expr move_target_ = ctx_.int_val(0);
   std::vector<ZoneRead>* reads_ = nullptr;
-  ri::ExprId counting_ = -1;  // the argument of count/empty being evaluated
+  ir::ExprId counting_ = -1;  // the argument of count/empty being evaluated
 };
 
 }  // namespace rulebook::verifier

@@ -8,7 +8,7 @@
 
 namespace rulebook::verifier {
 
-std::optional<bool> Encoder::Run::class_predicate(ri::ExprId id) const {
+std::optional<bool> Encoder::Run::class_predicate(ir::ExprId id) const {
   const CardClasses& cc = enc_.classes_;
   if (static_cast<std::size_t>(id) >= cc.predicate_at.size() || cc.predicate_at[static_cast<std::size_t>(id)] < 0) {
     return std::nullopt;
@@ -37,7 +37,7 @@ bool Encoder::Run::card_domain(const Sym& domain, z3::expr& zone, std::vector<z3
   return false;
 }
 
-Encoder::Sym Encoder::Run::comprehension(const ri::ExprNode& n) {
+Encoder::Sym Encoder::Run::comprehension(const ir::ExprNode& n) {
   const Sym domain = eval(n.kids[0]);
   if (domain.shape == Sym::Shape::kPlayers || domain.shape == Sym::Shape::kValues) {
     Sym out = domain;
@@ -64,7 +64,7 @@ Encoder::Sym Encoder::Run::comprehension(const ri::ExprNode& n) {
   return out;
 }
 
-Encoder::Run::Filtered Encoder::Run::filtered_count(ri::Slot slot, ri::ExprId filter, const z3::expr& zone, std::int32_t k,
+Encoder::Run::Filtered Encoder::Run::filtered_count(ir::Slot slot, ir::ExprId filter, const z3::expr& zone, std::int32_t k,
                                                    const z3::expr& available) {
   const auto old = bind(slot, class_card(zone, k));
   path_.push_back(available > num(0));
@@ -84,7 +84,7 @@ Encoder::Run::Filtered Encoder::Run::filtered_count(ri::Slot slot, ri::ExprId fi
   return {part_of(available), false, false};
 }
 
-Encoder::Sym Encoder::Run::quantifier(const ri::ExprNode& n) {
+Encoder::Sym Encoder::Run::quantifier(const ir::ExprNode& n) {
   const auto q = static_cast<ast::QuantKind>(n.sub);
   const Sym domain = eval(n.kids[0]);
   if (domain.shape == Sym::Shape::kPlayers || domain.shape == Sym::Shape::kValues) {
@@ -117,7 +117,7 @@ Encoder::Sym Encoder::Run::quantifier(const ri::ExprNode& n) {
                                                     : make_int(fresh_int());
   if (q == ast::QuantKind::kSum) {
     // A sum over cards is not kept, nor whether it fits in 64 bits.
-    oblige(ri::FaultKind::kIntegerOverflow, fresh_bool(), n.span, "a sum within 64 bits");
+    oblige(ir::FaultKind::kIntegerOverflow, fresh_bool(), n.span, "a sum within 64 bits");
     return make_int(fresh_int());
   }
   z3::expr any = ctx_.bool_val(false);
@@ -136,7 +136,7 @@ Encoder::Sym Encoder::Run::quantifier(const ri::ExprNode& n) {
   }
 }
 
-Encoder::Sym Encoder::Run::pick(const ri::ExprNode& n, ri::ExprId domain_id, ri::ExprId filter, bool extremum) {
+Encoder::Sym Encoder::Run::pick(const ir::ExprNode& n, ir::ExprId domain_id, ir::ExprId filter, bool extremum) {
   const Sym domain = eval(domain_id);
   if (domain.shape == Sym::Shape::kPlayers || domain.shape == Sym::Shape::kValues) {
     std::vector<z3::expr> ok;
@@ -154,7 +154,7 @@ Encoder::Sym Encoder::Run::pick(const ri::ExprNode& n, ri::ExprId domain_id, ri:
     }
     z3::expr_vector any(ctx_);
     for (const z3::expr& e : ok) any.push_back(e);
-    oblige(extremum ? ri::FaultKind::kEmptyExtremum : ri::FaultKind::kFirstNotFound, any.empty() ? ctx_.bool_val(false) : z3::mk_or(any), n.span,
+    oblige(extremum ? ir::FaultKind::kEmptyExtremum : ir::FaultKind::kFirstNotFound, any.empty() ? ctx_.bool_val(false) : z3::mk_or(any), n.span,
            extremum ? "max/min over a non-empty set" : "'first' finds an element");
     const z3::expr chosen = fresh_in(0, static_cast<std::int64_t>(domain.e.size()) - 1);
     require(select(ok, chosen));
@@ -173,7 +173,7 @@ Encoder::Sym Encoder::Run::pick(const ri::ExprNode& n, ri::ExprId domain_id, ri:
     passing.push_back(c);
     any = any || c > num(0);
   }
-  oblige(extremum ? ri::FaultKind::kEmptyExtremum : ri::FaultKind::kFirstNotFound, any, n.span, extremum ? "max/min over a non-empty set" : "'first' finds a card");
+  oblige(extremum ? ir::FaultKind::kEmptyExtremum : ir::FaultKind::kFirstNotFound, any, n.span, extremum ? "max/min over a non-empty set" : "'first' finds a card");
   Sym card = some_card(zone, passing);
   if (zone.simplify().is_numeral() && zone.simplify().get_numeral_int64() == -2) {
     card.e[0] = fresh_in(0, layout_.instances - 1);

@@ -115,9 +115,9 @@ class Termination {
 
   // The measure of a built-in loop: iterations left.
   std::optional<std::pair<Measure, std::string>> builtin_measure(const Loop& loop) const {
-    const ri::Instr& head = ctx_.ir.code[static_cast<std::size_t>(loop.head)];
+    const ir::Instr& head = ctx_.ir.code[static_cast<std::size_t>(loop.head)];
     const Layout& layout = ctx_.layout;
-    if (head.code == ri::OpCode::kRepeatNext) {
+    if (head.code == ir::OpCode::kRepeatNext) {
       const std::int32_t index = layout.local_index[static_cast<std::size_t>(head.a)];
       if (index < 0) return std::nullopt;
       return std::make_pair(Measure([index](const std::vector<z3::expr>& s, const std::string&, Step&) {
@@ -125,7 +125,7 @@ class Termination {
                             }),
                             std::string("the repetitions left"));
     }
-    if (head.code == ri::OpCode::kForNext) {
+    if (head.code == ir::OpCode::kForNext) {
       const auto slot = static_cast<std::size_t>(head.a);
       const std::int32_t index = layout.local_index[slot];
       if (index < 0) return std::nullopt;
@@ -140,7 +140,7 @@ class Termination {
     return std::nullopt;
   }
 
-  Measure expression_measure(ri::ExprId id) const {
+  Measure expression_measure(ir::ExprId id) const {
     Encoder& enc = ctx_.encoder;
     return [&enc, id](const std::vector<z3::expr>& s, const std::string& prefix, Step& step) {
       z3::expr v = enc.value(id, s, prefix, step);
@@ -190,8 +190,8 @@ class Termination {
   // A decision the interpreter waits for: a choice, unless a policy may make it (an
   // automated seat's choice runs on without resetting the interpreter's step count).
   bool decides(std::int32_t pc) const {
-    const ri::Instr& in = ctx_.ir.code[static_cast<std::size_t>(pc)];
-    return in.code == ri::OpCode::kChoose && in.e < 0;
+    const ir::Instr& in = ctx_.ir.code[static_cast<std::size_t>(pc)];
+    return in.code == ir::OpCode::kChoose && in.e < 0;
   }
 
   // Whether the loop can go round, from its head back to it, without a decision (by the
@@ -249,18 +249,18 @@ class Termination {
   // over the rounds that may go by without a decision (game termination).
   std::string step_limit(const Loop& loop, const Measure& measure, bool alone) {
     const std::int64_t bound = alone ? limit_alone(loop) : limit();
-    const ri::Instr& head = ctx_.ir.code[static_cast<std::size_t>(loop.head)];
+    const ir::Instr& head = ctx_.ir.code[static_cast<std::size_t>(loop.head)];
     const std::int64_t cards = static_cast<std::int64_t>(ctx_.setting.cards.size());
-    if (head.code == ri::OpCode::kForNext) {
+    if (head.code == ir::OpCode::kForNext) {
       if (std::max<std::int64_t>(ctx_.setting.seats, cards) <= bound) return {};
       return fmt::format("it may visit more than {} elements without a decision", bound);
     }
     std::vector<Invariants::Reach> ways;
     std::function<z3::expr(const std::vector<z3::expr>&, const std::string&, Step&)> value;
-    if (head.code == ri::OpCode::kRepeatNext) {
+    if (head.code == ir::OpCode::kRepeatNext) {
       for (std::int32_t pc = 0; pc < static_cast<std::int32_t>(ctx_.ir.code.size()); ++pc) {
-        const ri::Instr& in = ctx_.ir.code[static_cast<std::size_t>(pc)];
-        if (in.code != ri::OpCode::kRepeatInit || in.a != head.a) continue;
+        const ir::Instr& in = ctx_.ir.code[static_cast<std::size_t>(pc)];
+        if (in.code != ir::OpCode::kRepeatInit || in.a != head.a) continue;
         for (Invariants::Reach& r : ctx_.invariants.reach(pc)) ways.push_back(std::move(r));
         value = [this, id = in.b](const std::vector<z3::expr>& s, const std::string& p, Step& st) {
           return ctx_.encoder.value(id, s, p, st);
@@ -343,7 +343,7 @@ class Termination {
 constexpr std::int32_t kShortRound = 60;
 
 Finding loop_finding(const Context& ctx, Termination& t, const Loop& loop, const std::string& property,
-                     std::optional<ri::ExprId> declared) {
+                     std::optional<ir::ExprId> declared) {
   const auto started = std::chrono::steady_clock::now();
   ctx.start_clock();
   Finding f;
@@ -363,8 +363,8 @@ Finding loop_finding(const Context& ctx, Termination& t, const Loop& loop, const
     // The round loop: the measure of a `terminates game by` claim, else the variables it
     // writes (when the round is short enough for the checks to stay cheap).
     if (loop.game) {
-      for (const ri::TerminationClaim& claim : ctx.ir.terminations) {
-        if (claim.target == ri::TerminationClaim::Target::kGame && claim.measure >= 0) {
+      for (const ir::TerminationClaim& claim : ctx.ir.terminations) {
+        if (claim.target == ir::TerminationClaim::Target::kGame && claim.measure >= 0) {
           candidates.emplace_back(t.expression_measure(claim.measure),
                                   "the measure of `terminates game` (" + ctx.where(claim.span) + ")");
         }
@@ -524,19 +524,19 @@ void check_termination(const Context& ctx, std::vector<Finding>& out, bool round
     out.push_back(*game_result);
   }
   if (!claims) return;
-  for (const ri::TerminationClaim& claim : ctx.ir.terminations) {
+  for (const ir::TerminationClaim& claim : ctx.ir.terminations) {
     Finding f = ctx.finding("terminates", claim.name, claim.span);
     std::vector<const Loop*> covered;
     for (const Loop& loop : t.loops()) {
       bool match = false;
       switch (claim.target) {
-        case ri::TerminationClaim::Target::kGame: match = loop.game; break;
-        case ri::TerminationClaim::Target::kRound: match = !loop.game; break;
-        case ri::TerminationClaim::Target::kLoop: match = !loop.game && loop.label == claim.label; break;
+        case ir::TerminationClaim::Target::kGame: match = loop.game; break;
+        case ir::TerminationClaim::Target::kRound: match = !loop.game; break;
+        case ir::TerminationClaim::Target::kLoop: match = !loop.game && loop.label == claim.label; break;
       }
       if (match && ctx.invariants.at(loop.head).reached()) covered.push_back(&loop);
     }
-    if (claim.target == ri::TerminationClaim::Target::kLoop && covered.size() > 1) {
+    if (claim.target == ir::TerminationClaim::Target::kLoop && covered.size() > 1) {
       // The labelled loop is the outermost loop carrying the label.
       const Loop* outer = covered.front();
       for (const Loop* l : covered) {
@@ -574,16 +574,16 @@ void check_termination(const Context& ctx, std::vector<Finding>& out, bool round
       if (r.counterexample && !f.counterexample) f.counterexample = r.counterexample;
     }
     for (const Loop* loop : covered) {
-      const bool use_measure = claim.measure >= 0 && claim.target != ri::TerminationClaim::Target::kRound;
+      const bool use_measure = claim.measure >= 0 && claim.target != ir::TerminationClaim::Target::kRound;
       Finding r = loop_finding(ctx, t, *loop, "terminates",
-                               use_measure ? std::optional<ri::ExprId>(claim.measure) : std::nullopt);
+                               use_measure ? std::optional<ir::ExprId>(claim.measure) : std::nullopt);
       if (r.status == Status::kRefuted) status = Status::kRefuted;
       if (r.status == Status::kUnknown && status == Status::kProved) status = Status::kUnknown;
       details.push_back(fmt::format("{}: {}", status_name(r.status), r.message));
       if (r.counterexample && !f.counterexample) f.counterexample = r.counterexample;
       f.seconds += r.seconds;
     }
-    if (claim.target == ri::TerminationClaim::Target::kGame && status == Status::kProved && !t.over_limit.empty()) {
+    if (claim.target == ir::TerminationClaim::Target::kGame && status == Status::kProved && !t.over_limit.empty()) {
       status = Status::kUnknown;
       details.push_back("unknown: " + t.over_limit.begin()->second);
     }

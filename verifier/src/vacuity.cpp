@@ -35,8 +35,8 @@ std::string vacuity_failure(Context& ctx) {
     for (std::size_t l = 0; l < fired.size() && l < g.reached.size(); ++l) fired[l] = fired[l] || g.reached[l] > 0;
   }
   for (std::size_t pc = 0; pc < ctx.ir.code.size(); ++pc) {
-    const ri::Instr& in = ctx.ir.code[pc];
-    if (in.code != ri::OpCode::kFire || !fired[static_cast<std::size_t>(in.a)]) continue;
+    const ir::Instr& in = ctx.ir.code[pc];
+    if (in.code != ir::OpCode::kFire || !fired[static_cast<std::size_t>(in.a)]) continue;
     bool reachable = false;
     for (const Invariants::Reach& r : ctx.invariants.reach(static_cast<std::int32_t>(pc))) {
       if (ctx.check(r.facts, clock) != z3::unsat) {

@@ -60,7 +60,7 @@ namespace {
 // The property a concrete fault breaks, by its kind (fault_kinds.hpp); nothing for a kind
 // that no obligation covers (the termination check takes endless loops).
 std::optional<ObligationKind> fault_obligation(const ri::Fault& fault) {
-  const std::string_view property = ri::fault_kind_info(fault.kind).property;
+  const std::string_view property = ir::fault_kind_info(fault.kind).property;
   if (property == "conservation" || property == "playability" || property == "well-defined") {
     return obligation_kind(fault.kind);
   }
@@ -210,7 +210,7 @@ void check_obligations(Context& ctx, const std::set<std::string>& wanted, std::v
 void check_invariants(Context& ctx, std::vector<Finding>& out) {
   for (std::size_t i = 0; i < ctx.ir.invariants.size(); ++i) {
     const auto started = std::chrono::steady_clock::now();
-    const ri::InvariantInfo& claim = ctx.ir.invariants[i];
+    const ir::InvariantInfo& claim = ctx.ir.invariants[i];
     Finding f = ctx.finding("invariant", claim.name, claim.span);
     ctx.start_clock();
     const SearchHit* found = nullptr;
@@ -239,8 +239,8 @@ void check_invariants(Context& ctx, std::vector<Finding>& out) {
       std::vector<std::string> open;
       for (std::size_t p = 0; p < ctx.ir.code.size(); ++p) {
         const auto pc = static_cast<std::int32_t>(p);
-        const ri::OpCode code = ctx.ir.code[p].code;
-        if (code != ri::OpCode::kChoose && code != ri::OpCode::kEndGame) continue;
+        const ir::OpCode code = ctx.ir.code[p].code;
+        if (code != ir::OpCode::kChoose && code != ir::OpCode::kEndGame) continue;
         std::size_t way = 0;
         for (Invariants::Reach& r : ctx.invariants.reach(pc)) {
           Step scratch;
@@ -291,8 +291,8 @@ void check_reachability(Context& ctx, std::vector<Finding>& out) {
     if (fired[l]) continue;
     bool reachable = false;
     for (std::size_t pc = 0; pc < ctx.ir.code.size() && !reachable; ++pc) {
-      const ri::Instr& in = ctx.ir.code[pc];
-      if (in.code != ri::OpCode::kFire || in.a != static_cast<std::int32_t>(l)) continue;
+      const ir::Instr& in = ctx.ir.code[pc];
+      if (in.code != ir::OpCode::kFire || in.a != static_cast<std::int32_t>(l)) continue;
       for (const Invariants::Reach& r : ctx.invariants.reach(static_cast<std::int32_t>(pc))) {
         if (ctx.check(r.facts) != z3::unsat) {
           reachable = true;
@@ -357,8 +357,8 @@ void check_winnability(Context& ctx, std::vector<Finding>& out) {
     }
     bool possible = false;
     for (std::size_t pc = 0; pc < ctx.ir.code.size() && !possible; ++pc) {
-      const ri::Instr& in = ctx.ir.code[pc];
-      if (in.code != ri::OpCode::kEndGame || in.a < 0) continue;
+      const ir::Instr& in = ctx.ir.code[pc];
+      if (in.code != ir::OpCode::kEndGame || in.a < 0) continue;
       std::size_t way = 0;
       for (Invariants::Reach& r : ctx.invariants.reach(static_cast<std::int32_t>(pc))) {
         Step scratch;
@@ -426,7 +426,7 @@ VerifyReport verify_setting(const ri::Machine& machine, const VerifyOptions& opt
   if (wanted.empty()) {
     for (const PropertyInfo& p : properties()) wanted.insert(p.name);
   }
-  const ri::Ir& ir = machine.ir();
+  const ir::Ir& ir = machine.ir();
   ri::GameConfig config;
   config.players = options.players;
   config.options = options.options;
@@ -584,8 +584,8 @@ VerifyReport verify_setting(const ri::Machine& machine, const VerifyOptions& opt
 
   if (options.show_invariants) {
     for (std::size_t pc = 0; pc < ir.code.size(); ++pc) {
-      if (ir.code[pc].code != ri::OpCode::kChoose) continue;
-      const ri::Instr& in = ir.code[pc];
+      if (ir.code[pc].code != ir::OpCode::kChoose) continue;
+      const ir::Instr& in = ir.code[pc];
       const std::string where = fmt::format("{} {}", machine.where(in.span),
                                             in.rule >= 0 ? ir.labels[static_cast<std::size_t>(in.rule)] : "");
       report.invariants.emplace_back(where, invariants.describe(static_cast<std::int32_t>(pc), layout.names));

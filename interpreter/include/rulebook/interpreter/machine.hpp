@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "rulebook/interpreter/ir.hpp"
+#include "rulebook/ir/ir.hpp"
 #include "rulebook/interpreter/state.hpp"
 
 namespace rulebook::interpreter {

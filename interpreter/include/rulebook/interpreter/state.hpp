@@ -9,12 +9,14 @@
 #include <vector>
 
 #include "rulebook/grammar/source.hpp"
-#include "rulebook/interpreter/fault_kinds.hpp"
-#include "rulebook/interpreter/ir.hpp"
+#include "rulebook/interpreter/uses_ir.hpp"
+#include "rulebook/ir/fault_kinds.hpp"
+#include "rulebook/ir/ir.hpp"
 #include "rulebook/interpreter/rng.hpp"
-#include "rulebook/interpreter/value.hpp"
+#include "rulebook/ir/value.hpp"
 
 namespace rulebook::interpreter {
+
 
 using PlayerId = std::int32_t;  // a player's identity; player p starts in seat p
 using CardId = std::int32_t;

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "rulebook/grammar/source.hpp"
-#include "rulebook/interpreter/ir.hpp"
+#include "rulebook/ir/ir.hpp"
 #include "rulebook/interpreter/machine.hpp"
 
 namespace rulebook::verifier {

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace rulebook::interpreter {
+namespace rulebook::ir {
 
 enum class Kind : std::uint8_t { kNone, kInt, kBool, kPlayer, kCard, kEnum, kZone, kSet, kPlayerSet };
 
@@ -59,4 +59,4 @@ struct Value {
 // card or enum value), sets by their elements.
 bool equal(const Value& a, const Value& b);
 
-}  // namespace rulebook::interpreter
+}  // namespace rulebook::ir

@@ -5,11 +5,11 @@
 
 #include "rulebook/grammar/program.hpp"
 #include "rulebook/grammar/source.hpp"
-#include "rulebook/interpreter/ir.hpp"
+#include "rulebook/ir/ir.hpp"
 
-namespace rulebook::interpreter {
+namespace rulebook::ir {
 
 // `sources` gives the file paths for messages and the hash that logs record.
 std::shared_ptr<const Ir> lower(const grammar::Program& program, const grammar::SourceManager& sources);
 
-}  // namespace rulebook::interpreter
+}  // namespace rulebook::ir

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "rulebook/grammar/program.hpp"
-#include "rulebook/interpreter/value.hpp"
+#include "rulebook/ir/value.hpp"
 
-namespace rulebook::interpreter {
+namespace rulebook::ir {
 
 using ExprId = std::int32_t;  // -1: absent
 using Slot = std::int32_t;
@@ -215,4 +215,4 @@ struct Ir {
   }
 };
 
-}  // namespace rulebook::interpreter
+}  // namespace rulebook::ir

@@ -2,13 +2,13 @@
 // a slot, a variable, a zone, an option or a definition; statements become instructions
 // with explicit jumps. The checker has already accepted the program, so a construct it
 // rejects cannot arrive here; what cannot be lowered is a bug and throws.
-#include "rulebook/interpreter/lower.hpp"
+#include "rulebook/ir/lower.hpp"
 
 #include <stdexcept>
 
 #include <fmt/format.h>
 
-namespace rulebook::interpreter {
+namespace rulebook::ir {
 
 namespace {
 
@@ -578,4 +578,4 @@ std::shared_ptr<const Ir> lower(const grammar::Program& program, const grammar::
   return ir;
 }
 
-}  // namespace rulebook::interpreter
+}  // namespace rulebook::ir

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace rulebook::interpreter {
+namespace rulebook::ir {
 
 // X(name, property, what the rules asked for)
 #define RULEBOOK_FAULT_KINDS(X)                                                                            \
@@ -56,4 +56,4 @@ inline constexpr std::array kFaultKinds = {
   return kFaultKinds[static_cast<std::size_t>(kind)];
 }
 
-}  // namespace rulebook::interpreter
+}  // namespace rulebook::ir
