@@ -1,4 +1,5 @@
-// `rulebook check FILE...`: parse, compose variants, resolve and type check every file.
+// `rulebook check FILE...`: parse, compose variants, resolve and type check every file;
+// `--dump-ir OUT` also lowers one file and writes its IR as text (ir/dump.hpp).
 #include <memory>
 #include <string>
 #include <vector>
@@ -9,6 +10,8 @@
 #include "commands.hpp"
 #include "output.hpp"
 #include "rulebook/grammar/load.hpp"
+#include "rulebook/ir/dump.hpp"
+#include "rulebook/ir/lower.hpp"
 
 namespace rulebook::cli {
 
@@ -18,6 +21,7 @@ struct CheckOptions {
   std::vector<std::string> files;
   std::string format = "text";
   bool quiet = false;
+  std::string dump_ir;  // where to write the IR: a file, or "-" for stdout; empty: no dump
 };
 
 struct FileResult {
@@ -30,8 +34,16 @@ int run_check(const CheckOptions& options) {
   grammar::Diagnostics diagnostics;
   bool unreadable = false;
   std::vector<FileResult> results;
+  if (!options.dump_ir.empty() && options.files.size() != 1) {
+    fmt::print(stderr, "error: --dump-ir takes exactly one rule file, not {}\n", options.files.size());
+    return kExitBadInput;
+  }
+  std::string ir_text;
   for (const std::string& path : options.files) {
     const grammar::LoadResult result = grammar::load_ruleset(path, sources, diagnostics);
+    if (!options.dump_ir.empty() && result.status == grammar::LoadStatus::kOk && result.program) {
+      ir_text = ir::dump(*ir::lower(*result.program, sources));
+    }
     const char* status = "ok";
     if (result.status == grammar::LoadStatus::kUnreadable) {
       unreadable = true;
@@ -54,14 +66,23 @@ int run_check(const CheckOptions& options) {
     print_diagnostics(diagnostics, sources, OutputFormat::kSarif);
   } else {
     print_diagnostics(diagnostics, sources, OutputFormat::kText);
-    if (!options.quiet) {
+    if (!options.quiet && options.dump_ir != "-") {  // stdout holds the dump
       for (const FileResult& r : results) {
         if (r.status == "ok") fmt::print("{}: ok\n", r.path);
       }
     }
   }
   if (unreadable) return kExitBadInput;
-  return diagnostics.has_errors() ? kExitFinding : kExitOk;
+  if (diagnostics.has_errors()) return kExitFinding;
+  if (!options.dump_ir.empty()) {
+    if (options.dump_ir == "-") {
+      fmt::print("{}", ir_text);
+    } else if (const std::string error = write_file_atomically(options.dump_ir, ir_text); !error.empty()) {
+      fmt::print(stderr, "error: {}\n", error);
+      return kExitBadInput;
+    }
+  }
+  return kExitOk;
 }
 
 }  // namespace
@@ -74,6 +95,8 @@ void add_check_command(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"text", "json", "sarif"}))
       ->default_str("text");
   cmd->add_flag("-q,--quiet", options->quiet, "Print only diagnostics, not the 'ok' lines");
+  cmd->add_option("--dump-ir", options->dump_ir,
+                  "Also write the lowered IR of the (one) rule file as text to this file, or - for stdout (docs/ir.md)");
   cmd->callback([options, &exit_code] { exit_code = run_check(*options); });
 }
 

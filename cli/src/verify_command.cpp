@@ -190,8 +190,6 @@ nlohmann::json sarif(const std::string& file, const std::vector<rv::VerifyReport
 std::string progress_text(const rv::Progress& p) {
   const std::string who = fmt::format("verify, {} players: ", p.players);
   switch (p.stage) {
-    case rv::Progress::Stage::kSlotKinds:
-      return who + fmt::format("first games {}/{}", p.done, p.total);
     case rv::Progress::Stage::kSampling:
       return who + fmt::format("sampling {} {}/{} games", progress_bar(p.done, p.total, 20), p.done, p.total);
     case rv::Progress::Stage::kSearch:

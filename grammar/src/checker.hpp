@@ -18,6 +18,7 @@ struct Local {
   std::string name;
   Type type;
   SourceSpan span;
+  LocalRef ref;  // what lowering binds it to
 };
 
 // What statements may do where they stand.
@@ -48,7 +49,8 @@ class Checker {
   bool define(Symbol symbol);
 
   // ---- typecheck.cpp ----
-  Type expr(const ast::Expr& e);
+  Type expr(const ast::Expr& e);  // types `e` and records its facts in program_
+  Type expr_type(const ast::Expr& e);
   Type expect(const ast::Expr& e, const Type& expected, const char* what);
   Type expect_collection(const ast::Expr& e, const char* what);
   void block(const ast::Block& b, StmtContext context);

@@ -419,8 +419,9 @@ void Checker::check_policies() {
       push_scope();
       for (const Local& local : scope->second) scopes_.back().push_back(local);
       const Type element = choose_types_[entry.rule.text];
-      scopes_.back().push_back(Local{"chooser", Type::player(), entry.rule.span});
-      scopes_.back().push_back(Local{"legal", Type::set_of(element), entry.rule.span});
+      scopes_.back().push_back(Local{"chooser", Type::player(), entry.rule.span, LocalRef{nullptr, 0}});
+      scopes_.back().push_back(Local{"legal", Type::set_of(element), entry.rule.span, LocalRef{nullptr, 1}});
+      program_.policy_legal_types[entry.rule.text] = element;
       expect(entry.choice, element, "policy choice");
       pop_scope();
     }

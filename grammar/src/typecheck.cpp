@@ -39,7 +39,8 @@ void Checker::bind(const ast::Ident& name, Type type) {
     diagnostics_.error(Code::kReservedName, name.span, fmt::format("'{}' is a builtin function and cannot be used as a local name",
                                               name.text));
   }
-  scopes_.back().push_back(Local{name.text, std::move(type), name.span});
+  program_.local_types[&name] = type;
+  scopes_.back().push_back(Local{name.text, std::move(type), name.span, LocalRef{&name, -1}});
 }
 
 const Local* Checker::find_local(const std::string& name) const {
@@ -165,6 +166,16 @@ const ast::ZoneDecl* zone_decl_of(const Program& program, const ast::Expr& e) {
 // ---- expressions -------------------------------------------------------------------------
 
 Type Checker::expr(const ast::Expr& e) {
+  Type type = expr_type(e);
+  ExprFacts facts{type, {}};
+  if (const auto* name = std::get_if<ast::NameRef>(&e.node)) {
+    if (const Local* local = find_local(name->name)) facts.local = local->ref;
+  }
+  program_.expr_facts[&e] = std::move(facts);
+  return type;
+}
+
+Type Checker::expr_type(const ast::Expr& e) {
   return std::visit(
       [&](const auto& node) -> Type {
         using T = std::decay_t<decltype(node)>;

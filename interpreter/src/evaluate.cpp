@@ -61,15 +61,15 @@ PlayerId Executor::at_offset(PlayerId p, std::int64_t offset) const {
 
 std::vector<std::int64_t> Executor::ordered(const Value& domain, int order, ExprId from, const grammar::SourceSpan& span) {
   if (order == 0) return elements(domain, span);
-  const auto kind = static_cast<ast::OrderKind>(order - 1);
-  if (kind == ast::OrderKind::kBottomToTop || kind == ast::OrderKind::kTopToBottom) {
+  const auto kind = static_cast<ir::OrderKind>(order - 1);
+  if (kind == ir::OrderKind::kBottomToTop || kind == ir::OrderKind::kTopToBottom) {
     std::vector<std::int64_t> items = elements(domain, span);
-    if (kind == ast::OrderKind::kTopToBottom) std::reverse(items.begin(), items.end());
+    if (kind == ir::OrderKind::kTopToBottom) std::reverse(items.begin(), items.end());
     return items;
   }
   const PlayerId start = player_arg(eval(from), ir_.exprs[static_cast<std::size_t>(from)].span);
   const std::vector<std::int64_t> members = as_sorted(domain, span);
-  const std::int64_t step = kind == ast::OrderKind::kClockwise ? 1 : -1;
+  const std::int64_t step = kind == ir::OrderKind::kClockwise ? 1 : -1;
   std::vector<std::int64_t> out;
   for (std::int64_t i = 0; i < seats(); ++i) {
     const PlayerId p = at_offset(start, step * i);
@@ -162,21 +162,21 @@ Value Executor::eval(ExprId id) {
     case ExprOp::kQuant: {
       Kind kind = Kind::kNone;
       std::int32_t enum_id = -1;
-      const auto q = static_cast<ast::QuantKind>(n.sub);
+      const auto q = static_cast<ir::QuantKind>(n.sub);
       std::int64_t total = 0;
       const bool finished = each_element(n.kids[0], false, n.span, kind, enum_id, [&](std::int64_t x) {
         s_.locals[static_cast<std::size_t>(n.index)] = element(kind, enum_id, x);
         const Value body = eval(n.kids[1]);
         switch (q) {
-          case ast::QuantKind::kExists: return !body.truthy();
-          case ast::QuantKind::kAll: return body.truthy();
-          case ast::QuantKind::kCount: total += body.truthy() ? 1 : 0; break;
-          case ast::QuantKind::kSum: total = checked_add(total, int_arg(body, n.span), n.span); break;
+          case ir::QuantKind::kExists: return !body.truthy();
+          case ir::QuantKind::kAll: return body.truthy();
+          case ir::QuantKind::kCount: total += body.truthy() ? 1 : 0; break;
+          case ir::QuantKind::kSum: total = checked_add(total, int_arg(body, n.span), n.span); break;
         }
         return true;
       });
-      if (q == ast::QuantKind::kExists) return Value::boolean(!finished);
-      if (q == ast::QuantKind::kAll) return Value::boolean(finished);
+      if (q == ir::QuantKind::kExists) return Value::boolean(!finished);
+      if (q == ir::QuantKind::kAll) return Value::boolean(finished);
       return Value::integer(total);
     }
     case ExprOp::kExtremum: {
@@ -223,20 +223,20 @@ Value Executor::eval(ExprId id) {
 }
 
 Value Executor::binary(const ExprNode& n) {
-  const auto op = static_cast<ast::BinaryOp>(n.sub);
-  if (op == ast::BinaryOp::kOr) return Value::boolean(eval(n.kids[0]).truthy() || eval(n.kids[1]).truthy());
-  if (op == ast::BinaryOp::kAnd) return Value::boolean(eval(n.kids[0]).truthy() && eval(n.kids[1]).truthy());
+  const auto op = static_cast<ir::BinaryOp>(n.sub);
+  if (op == ir::BinaryOp::kOr) return Value::boolean(eval(n.kids[0]).truthy() || eval(n.kids[1]).truthy());
+  if (op == ir::BinaryOp::kAnd) return Value::boolean(eval(n.kids[0]).truthy() && eval(n.kids[1]).truthy());
   const Value a = eval(n.kids[0]);
   const Value b = eval(n.kids[1]);
   switch (op) {
-    case ast::BinaryOp::kEq: return Value::boolean(equal(a, b));
-    case ast::BinaryOp::kNe: return Value::boolean(!equal(a, b));
-    case ast::BinaryOp::kLt: return Value::boolean(int_arg(a, n.span) < int_arg(b, n.span));
-    case ast::BinaryOp::kLe: return Value::boolean(int_arg(a, n.span) <= int_arg(b, n.span));
-    case ast::BinaryOp::kGt: return Value::boolean(int_arg(a, n.span) > int_arg(b, n.span));
-    case ast::BinaryOp::kGe: return Value::boolean(int_arg(a, n.span) >= int_arg(b, n.span));
-    case ast::BinaryOp::kIn:
-    case ast::BinaryOp::kNotIn: {
+    case ir::BinaryOp::kEq: return Value::boolean(equal(a, b));
+    case ir::BinaryOp::kNe: return Value::boolean(!equal(a, b));
+    case ir::BinaryOp::kLt: return Value::boolean(int_arg(a, n.span) < int_arg(b, n.span));
+    case ir::BinaryOp::kLe: return Value::boolean(int_arg(a, n.span) <= int_arg(b, n.span));
+    case ir::BinaryOp::kGt: return Value::boolean(int_arg(a, n.span) > int_arg(b, n.span));
+    case ir::BinaryOp::kGe: return Value::boolean(int_arg(a, n.span) >= int_arg(b, n.span));
+    case ir::BinaryOp::kIn:
+    case ir::BinaryOp::kNotIn: {
       bool found = false;
       if (b.kind == Kind::kZone) {
         found = a.kind == Kind::kCard && a.scalar >= 0 && s_.card_zone[static_cast<std::size_t>(a.scalar)] == b.scalar;
@@ -244,15 +244,15 @@ Value Executor::binary(const ExprNode& n) {
         const std::int64_t key = a.kind == Kind::kSet ? mask_of(a, n.span) : a.scalar;
         found = std::binary_search(b.items.begin(), b.items.end(), key);
       }
-      return Value::boolean(op == ast::BinaryOp::kIn ? found : !found);
+      return Value::boolean(op == ir::BinaryOp::kIn ? found : !found);
     }
-    case ast::BinaryOp::kAdd:
-    case ast::BinaryOp::kSub: {
+    case ir::BinaryOp::kAdd:
+    case ir::BinaryOp::kSub: {
       if (a.kind == Kind::kSet || a.kind == Kind::kZone || b.kind == Kind::kSet || b.kind == Kind::kZone) {
         const std::vector<std::int64_t> x = as_sorted(a, n.span);
         const std::vector<std::int64_t> y = as_sorted(b, n.span);
         std::vector<std::int64_t> out;
-        if (op == ast::BinaryOp::kAdd) {
+        if (op == ir::BinaryOp::kAdd) {
           std::set_union(x.begin(), x.end(), y.begin(), y.end(), std::back_inserter(out));
         } else {
           std::set_difference(x.begin(), x.end(), y.begin(), y.end(), std::back_inserter(out));
@@ -261,16 +261,16 @@ Value Executor::binary(const ExprNode& n) {
         return Value::set(kind, std::move(out), a.enum_id >= 0 ? a.enum_id : b.enum_id);
       }
       const std::int64_t x = int_arg(a, n.span), y = int_arg(b, n.span);
-      return Value::integer(op == ast::BinaryOp::kAdd ? checked_add(x, y, n.span) : checked_sub(x, y, n.span));
+      return Value::integer(op == ir::BinaryOp::kAdd ? checked_add(x, y, n.span) : checked_sub(x, y, n.span));
     }
-    case ast::BinaryOp::kMul: return Value::integer(checked_mul(int_arg(a, n.span), int_arg(b, n.span), n.span));
-    case ast::BinaryOp::kDiv:
-    case ast::BinaryOp::kMod: {
+    case ir::BinaryOp::kMul: return Value::integer(checked_mul(int_arg(a, n.span), int_arg(b, n.span), n.span));
+    case ir::BinaryOp::kDiv:
+    case ir::BinaryOp::kMod: {
       const std::int64_t y = int_arg(b, n.span);
       if (y == 0) fault(FaultKind::kDivisionByZero, n.span, "division by zero");
       const std::int64_t x = int_arg(a, n.span);
       if (x == std::numeric_limits<std::int64_t>::min() && y == -1) fault(FaultKind::kIntegerOverflow, n.span, "integer overflow");
-      return Value::integer(op == ast::BinaryOp::kDiv ? x / y : x % y);
+      return Value::integer(op == ir::BinaryOp::kDiv ? x / y : x % y);
     }
     default: break;
   }

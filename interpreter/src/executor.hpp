@@ -19,7 +19,6 @@
 
 namespace rulebook::interpreter::detail {
 
-namespace ast = grammar::ast;
 
 // Thrown inside the machine for a rule fault; caught at the top of Executor::run().
 struct FaultSignal {

@@ -57,8 +57,8 @@ class Inliner {
       strict = strict && strict_here;
       return;
     }
-    const bool short_circuit = n.op == ExprOp::kBinary && (static_cast<grammar::ast::BinaryOp>(n.sub) == grammar::ast::BinaryOp::kAnd ||
-                                                           static_cast<grammar::ast::BinaryOp>(n.sub) == grammar::ast::BinaryOp::kOr);
+    const bool short_circuit = n.op == ExprOp::kBinary && (static_cast<ir::BinaryOp>(n.sub) == ir::BinaryOp::kAnd ||
+                                                           static_cast<ir::BinaryOp>(n.sub) == ir::BinaryOp::kOr);
     const bool only_first = short_circuit || n.op == ExprOp::kCond || n.op == ExprOp::kComprehension ||
                             n.op == ExprOp::kQuant || n.op == ExprOp::kExtremum || n.op == ExprOp::kFirst;
     for (std::size_t k = 0; k < n.kids.size(); ++k) {

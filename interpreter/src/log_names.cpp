@@ -136,7 +136,7 @@ std::int32_t LogNames::rule(const LogLine& line, LogValue j) const {
 }
 
 std::int64_t LogNames::enum_value(const LogLine& line, LogValue j, std::int32_t enum_id) const {
-  const grammar::EnumInfo& info = machine_->ir().enums[static_cast<std::size_t>(enum_id)];
+  const ir::EnumInfo& info = machine_->ir().enums[static_cast<std::size_t>(enum_id)];
   const auto it = std::find(info.values.begin(), info.values.end(), j.string());
   if (it == info.values.end()) {
     throw LogError(line, "choice", fmt::format("'{}' is not a value of {} ({})", j.shown(), info.name, fmt::join(info.values, ", ")));

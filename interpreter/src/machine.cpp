@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "executor.hpp"
+#include "rulebook/grammar/program.hpp"  // kMaxCardsOfAKind, the checker's limit
 #include "inline_defs.hpp"
 
 namespace rulebook::interpreter {
@@ -26,8 +27,9 @@ std::string rank_text(std::int64_t rank) {
 }
 
 Value parse_option(const OptionInfo& option, const std::string& text, const Ir& ir) {
-  switch (option.type.kind) {
-    case grammar::Type::Kind::kInt: {
+  const TypeInfo& type = ir.types[option.type];
+  switch (type.kind) {
+    case TypeKind::kInt: {
       std::int64_t v = 0;
       const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
       if (r.ec != std::errc() || r.ptr != text.data() + text.size()) {
@@ -38,13 +40,13 @@ Value parse_option(const OptionInfo& option, const std::string& text, const Ir& 
       }
       return Value::integer(v);
     }
-    case grammar::Type::Kind::kBool:
+    case TypeKind::kBool:
       if (text == "true") return Value::boolean(true);
       if (text == "false") return Value::boolean(false);
       throw ConfigError(fmt::format("option '{}' takes true or false, not '{}'", option.name, text));
-    case grammar::Type::Kind::kEnum:
-      for (std::size_t e = 0; e < ir.enums.size(); ++e) {
-        if (ir.enums[e].name != option.type.enum_name) continue;
+    case TypeKind::kEnum: {
+      const auto e = static_cast<std::size_t>(type.enum_id);
+      if (e < ir.enums.size()) {
         const auto& values = ir.enums[e].values;
         const auto it = std::find(values.begin(), values.end(), text);
         if (it != values.end()) return Value::enumeration(static_cast<std::int32_t>(e), it - values.begin());
@@ -52,6 +54,7 @@ Value parse_option(const OptionInfo& option, const std::string& text, const Ir& 
                                       fmt::join(values, ", "), text));
       }
       break;
+    }
     default: break;
   }
   throw ConfigError(fmt::format("option '{}' cannot be set", option.name));
@@ -306,8 +309,8 @@ View Machine::view(const State& state, PlayerId viewer, ViewDetail detail) const
       ZoneView zv;
       zv.instance = instance;
       zv.name = zone_name(instance);
-      const bool zone_visible = z.visibility == grammar::ast::Visibility::kPublic ||
-                                (z.visibility == grammar::ast::Visibility::kOwner && z.per_player && i == viewer);
+      const bool zone_visible = z.visibility == ir::Visibility::kPublic ||
+                                (z.visibility == ir::Visibility::kOwner && z.per_player && i == viewer);
       for (const CardId c : state.zones[static_cast<std::size_t>(instance)]) {
         const bool up = state.card_face_up[static_cast<std::size_t>(c)] != 0;
         zv.cards.push_back(up || zone_visible ? std::optional<CardId>(c) : std::nullopt);

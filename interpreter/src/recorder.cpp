@@ -26,8 +26,8 @@ RecordSink::RecordSink(const Machine& machine, const std::vector<Recorder::Entry
   zone_sees_.assign(static_cast<std::size_t>(ir.zone_instances), false);
   for (const ZoneInfo& z : ir.zones) {
     // A hidden zone shows nobody its face-down cards; an owner's zone shows them to its owner.
-    const bool seen = z.visibility == grammar::ast::Visibility::kPublic ||
-                      (z.visibility == grammar::ast::Visibility::kOwner && z.per_player);
+    const bool seen = z.visibility == ir::Visibility::kPublic ||
+                      (z.visibility == ir::Visibility::kOwner && z.per_player);
     const std::int64_t width = z.per_player ? ir.seats : 1;
     for (std::int64_t i = 0; i < width; ++i) {
       const auto instance = static_cast<std::size_t>(z.first_instance + i);

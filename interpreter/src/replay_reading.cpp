@@ -106,7 +106,7 @@ Value Replayer::choice_of(const State& state, const LogLine& line, LogValue j, c
       case Kind::kEnum:
         if (enum_id < 0) wrong("a name");
         if (!x.is_string()) {
-          const grammar::EnumInfo& info = ir_.enums[static_cast<std::size_t>(enum_id)];
+          const ir::EnumInfo& info = ir_.enums[static_cast<std::size_t>(enum_id)];
           bad_log(line, "choice", fmt::format("the rules ask for a value of {} by name ({}) here, not {}", info.name,
                                               fmt::join(info.values, ", "), x.shown()));
         }

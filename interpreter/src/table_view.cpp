@@ -12,7 +12,7 @@ namespace rulebook::interpreter {
 
 namespace {
 
-using grammar::ast::Visibility;
+using ir::Visibility;
 
 // The cards of a zone as text: names, `##` for hidden ones, runs of 3+ hidden as `##xN`.
 std::string cards_text(const Machine& machine, const State& state, const TableZone& zone) {

@@ -225,8 +225,8 @@ class Explainer {
           return;
         }
         case ExprOp::kBinary: {
-          const auto op = static_cast<grammar::ast::BinaryOp>(n.sub);
-          if (op != grammar::ast::BinaryOp::kSub) break;
+          const auto op = static_cast<ir::BinaryOp>(n.sub);
+          if (op != ir::BinaryOp::kSub) break;
           const std::optional<Value> kept = eval(n.kids[0]);
           if (!kept) break;
           const std::optional<bool> in = contains(*kept, x, n.span);
@@ -269,7 +269,7 @@ class Explainer {
     if (depth < kMaxDepth) {
       switch (n.op) {
         case ExprOp::kBinary: {
-          if (static_cast<grammar::ast::BinaryOp>(n.sub) != grammar::ast::BinaryOp::kAnd) break;
+          if (static_cast<ir::BinaryOp>(n.sub) != ir::BinaryOp::kAnd) break;
           const std::optional<Value> left = eval(n.kids[0]);
           if (!left) break;
           is_false(n.kids[left->truthy() ? 1 : 0], depth);  // a chain of conjuncts is one level

@@ -28,7 +28,8 @@ const std::string kFile = source_path("tests/verifier/corpus/01-path-bonus-deal.
 const std::string kArgs = " --players 2 --games 30 --search-states 2000";
 
 void check_progress_lines(const std::string& err) {
-  CHECK(err.find("verify, 2 players: first games ") != std::string::npos);
+  // The kinds of the slots come from the IR's types: no games are played to guess them.
+  CHECK(err.find("first games") == std::string::npos);
   CHECK(err.find("verify, 2 players: sampling [") != std::string::npos);
   CHECK(err.find("verify, 2 players: exhaustive search, ") != std::string::npos);
   CHECK(err.find("verify, 2 players: invariant search, ") != std::string::npos);

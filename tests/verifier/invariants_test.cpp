@@ -51,7 +51,7 @@ round {
   config.players = 3;
   const ri::State initial = machine->start(config);
   const rv::Setting setting{initial.num_players, initial.num_seats, initial.options, *initial.cards};
-  const rv::SlotKinds kinds = rv::observe_slot_kinds(*machine, config, 20, 10000);
+  const rv::SlotKinds kinds = rv::slot_kinds(machine->ir());
   const rv::CardClasses classes = rv::card_classes(ir, setting);
   const rv::Layout layout = rv::make_layout(ir, setting, classes, kinds);
   z3::context z3;

@@ -62,7 +62,7 @@ class HiddenFlows {
     const ir::ExprNode& n = ir_.exprs[static_cast<std::size_t>(id)];
     switch (n.op) {
       case ir::ExprOp::kZone:
-        if (!carried && !counted && ir_.zones[static_cast<std::size_t>(n.index)].visibility != grammar::ast::Visibility::kPublic) {
+        if (!carried && !counted && ir_.zones[static_cast<std::size_t>(n.index)].visibility != ir::Visibility::kPublic) {
           return n.span;
         }
         break;
@@ -313,13 +313,13 @@ void check_knowable_moves(const Context& ctx, std::vector<Finding>& out) {
       // Which zones can this read be? Ask Z3 for each that is not visible to everyone.
       for (std::size_t z = 0; z < ir.zones.size(); ++z) {
         const ir::ZoneInfo& info = ir.zones[z];
-        if (info.visibility == grammar::ast::Visibility::kPublic) continue;
+        if (info.visibility == ir::Visibility::kPublic) continue;
         const std::int32_t width = info.per_player ? ctx.setting.seats : 1;
         z3::expr_vector bad(ctx.z3);
         for (std::int32_t p = 0; p < width; ++p) {
           const z3::expr instance = ctx.z3.int_val(info.first_instance + p);
           // An owner zone that is not per player belongs to nobody: hidden.
-          if (info.visibility == grammar::ast::Visibility::kOwner && info.per_player) {
+          if (info.visibility == ir::Visibility::kOwner && info.per_player) {
             bad.push_back(read.instance == instance && reads.chooser != ctx.z3.int_val(p));
           } else {
             bad.push_back(read.instance == instance);
@@ -330,7 +330,7 @@ void check_knowable_moves(const Context& ctx, std::vector<Finding>& out) {
         if (ctx.check(facts) == z3::unsat) continue;
         const std::string text = fmt::format("{} at {}: its options read the cards of {} ({})", rule,
                                              ctx.where(in.span), info.name, ctx.where(read.span));
-        if (info.visibility == grammar::ast::Visibility::kOwner && info.per_player) {
+        if (info.visibility == ir::Visibility::kOwner && info.per_player) {
           leaks.push_back(text + ", which may belong to another player");
         } else {
           unclear.push_back(text + ", a hidden zone: known only for face-up cards, and facing is not kept");

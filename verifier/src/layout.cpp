@@ -12,7 +12,6 @@ namespace rulebook::verifier {
 
 namespace {
 
-namespace ast = grammar::ast;
 using ir::ExprOp;
 using ir::Kind;
 using ir::Value;
@@ -100,38 +99,38 @@ std::optional<Value> static_value(const ir::Ir& ir, const Setting& setting, ir::
       }
     }
     case ExprOp::kBinary: {
-      const auto op = static_cast<ast::BinaryOp>(n.sub);
+      const auto op = static_cast<ir::BinaryOp>(n.sub);
       const auto a = kid(0);
       if (!a) return std::nullopt;
-      if (op == ast::BinaryOp::kAnd && a->kind != Kind::kSet && a->scalar == 0) return Value::boolean(false);
-      if (op == ast::BinaryOp::kOr && a->kind != Kind::kSet && a->scalar != 0) return Value::boolean(true);
+      if (op == ir::BinaryOp::kAnd && a->kind != Kind::kSet && a->scalar == 0) return Value::boolean(false);
+      if (op == ir::BinaryOp::kOr && a->kind != Kind::kSet && a->scalar != 0) return Value::boolean(true);
       const auto b = kid(1);
       if (!b) return std::nullopt;
-      if (op == ast::BinaryOp::kEq) return Value::boolean(ir::equal(*a, *b));
-      if (op == ast::BinaryOp::kNe) return Value::boolean(!ir::equal(*a, *b));
-      if (op == ast::BinaryOp::kIn || op == ast::BinaryOp::kNotIn) {
+      if (op == ir::BinaryOp::kEq) return Value::boolean(ir::equal(*a, *b));
+      if (op == ir::BinaryOp::kNe) return Value::boolean(!ir::equal(*a, *b));
+      if (op == ir::BinaryOp::kIn || op == ir::BinaryOp::kNotIn) {
         if (b->kind != Kind::kSet || a->kind == Kind::kSet) return std::nullopt;
         const bool found = std::binary_search(b->items.begin(), b->items.end(), a->scalar);
-        return Value::boolean(op == ast::BinaryOp::kIn ? found : !found);
+        return Value::boolean(op == ir::BinaryOp::kIn ? found : !found);
       }
       if (a->kind == Kind::kSet || b->kind == Kind::kSet || a->kind == Kind::kZone || b->kind == Kind::kZone) {
         return std::nullopt;
       }
       const std::int64_t x = a->scalar, y = b->scalar;
       switch (op) {
-        case ast::BinaryOp::kAnd:
-        case ast::BinaryOp::kOr: return Value::boolean(y != 0);
-        case ast::BinaryOp::kLt: return Value::boolean(x < y);
-        case ast::BinaryOp::kLe: return Value::boolean(x <= y);
-        case ast::BinaryOp::kGt: return Value::boolean(x > y);
-        case ast::BinaryOp::kGe: return Value::boolean(x >= y);
-        case ast::BinaryOp::kAdd: return Value::integer(x + y);
-        case ast::BinaryOp::kSub: return Value::integer(x - y);
-        case ast::BinaryOp::kMul: return Value::integer(x * y);
-        case ast::BinaryOp::kDiv:
+        case ir::BinaryOp::kAnd:
+        case ir::BinaryOp::kOr: return Value::boolean(y != 0);
+        case ir::BinaryOp::kLt: return Value::boolean(x < y);
+        case ir::BinaryOp::kLe: return Value::boolean(x <= y);
+        case ir::BinaryOp::kGt: return Value::boolean(x > y);
+        case ir::BinaryOp::kGe: return Value::boolean(x >= y);
+        case ir::BinaryOp::kAdd: return Value::integer(x + y);
+        case ir::BinaryOp::kSub: return Value::integer(x - y);
+        case ir::BinaryOp::kMul: return Value::integer(x * y);
+        case ir::BinaryOp::kDiv:
           if (y == 0) return std::nullopt;
           return Value::integer(x / y);
-        case ast::BinaryOp::kMod:
+        case ir::BinaryOp::kMod:
           if (y == 0) return std::nullopt;
           return Value::integer(x % y);
         default: return std::nullopt;
@@ -173,8 +172,8 @@ void split_predicates(const ir::Ir& ir, const Setting& setting, ir::ExprId id, i
   }
   const ir::ExprNode& n = ir.exprs[static_cast<std::size_t>(id)];
   if (n.op == ExprOp::kNot || n.op == ExprOp::kCond ||
-      (n.op == ExprOp::kBinary && (static_cast<ast::BinaryOp>(n.sub) == ast::BinaryOp::kAnd ||
-                                   static_cast<ast::BinaryOp>(n.sub) == ast::BinaryOp::kOr))) {
+      (n.op == ExprOp::kBinary && (static_cast<ir::BinaryOp>(n.sub) == ir::BinaryOp::kAnd ||
+                                   static_cast<ir::BinaryOp>(n.sub) == ir::BinaryOp::kOr))) {
     for (const ir::ExprId k : n.kids) split_predicates(ir, setting, k, slot, out);
   }
 }
@@ -230,25 +229,6 @@ CardClasses card_classes(const ir::Ir& ir, const Setting& setting) {
     classes.predicates.push_back(fmt::format("{}:{}", ir.file_paths.empty() ? "" : ir.file_paths[span.file], span.line));
   }
   return classes;
-}
-
-void observe_kinds(const ri::State& state, SlotKinds& kinds) {
-  auto note = [](Kind seen, Kind& kept) {
-    if (seen == Kind::kNone) return;
-    if (kept == Kind::kNone) {
-      kept = seen;
-    } else if (kept != seen) {
-      kept = Kind::kZone;  // conflicting: not kept
-    }
-  };
-  kinds.local.resize(state.locals.size(), Kind::kNone);
-  kinds.local_element.resize(state.locals.size(), Kind::kNone);
-  for (std::size_t i = 0; i < state.locals.size(); ++i) {
-    note(state.locals[i].kind, kinds.local[i]);
-    if (state.locals[i].kind == Kind::kSet) note(state.locals[i].element, kinds.local_element[i]);
-  }
-  kinds.var.resize(state.vars.size(), Kind::kNone);
-  for (std::size_t i = 0; i < state.vars.size(); ++i) note(state.vars[i].kind, kinds.var[i]);
 }
 
 namespace {
@@ -314,7 +294,7 @@ Layout make_layout(const ir::Ir& ir, const Setting& setting, const CardClasses& 
     for (std::int32_t q = static_cast<std::int32_t>(pc) + 1; q < end; ++q) {
       swaps = swaps || ir.code[static_cast<std::size_t>(q)].code == ir::OpCode::kSwapSeats;
     }
-    const bool counter = in.c == static_cast<std::int32_t>(grammar::ast::OrderKind::kCounterclockwise) + 1;
+    const bool counter = in.c == static_cast<std::int32_t>(ir::OrderKind::kCounterclockwise) + 1;
     layout.list_direction[static_cast<std::size_t>(in.a)] = swaps ? 0 : counter ? -1 : 1;
   }
   const std::set<ir::Slot> bound = expression_slots(ir);

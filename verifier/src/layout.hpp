@@ -91,13 +91,15 @@ struct Layout {
   }
 };
 
-// What sampled runs taught about the slots: the kind each local and variable holds.
+// The kind of value each local slot and variable storage slot holds, from the IR's types
+// (slot_kinds.cpp): kNone for `none`, kZone for what the layout does not keep (a zone, a
+// slot of no one type), the element kind of a set in local_element.
 struct SlotKinds {
-  std::vector<ir::Kind> local;     // kNone: never seen, kSet/...: as seen; conflicting: kZone
+  std::vector<ir::Kind> local;
   std::vector<ir::Kind> local_element;
   std::vector<ir::Kind> var;
 };
-void observe_kinds(const ri::State& state, SlotKinds& kinds);
+SlotKinds slot_kinds(const ir::Ir& ir);
 
 // Larger than kMaxStateNumbers (size_limits.hpp): only the names are filled in (`dead` and
 // `key_dims` stay empty), for the caller to report the size.

@@ -124,7 +124,7 @@ class Oracle {
   void build() {
     const ri::State initial = machine_.start(config_);
     setting_ = Setting{initial.num_players, initial.num_seats, initial.options, *initial.cards};
-    kinds_ = observe_slot_kinds(machine_, config_, std::min<std::int64_t>(options_.games, 40), options_.max_moves);
+    kinds_ = slot_kinds(ir_);
     classes_ = card_classes(ir_, setting_);
     layout_ = make_layout(ir_, setting_, classes_, kinds_);
     encoder_.emplace(z3_, ir_, setting_, classes_, layout_, kinds_);  // keeps references to all of them

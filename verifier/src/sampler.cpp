@@ -46,18 +46,6 @@ class LoopWatch : public ri::EventSink {
   std::chrono::steady_clock::time_point stop_at_ = std::chrono::steady_clock::time_point::max();
 };
 
-class KindSink : public LoopWatch {
- public:
-  explicit KindSink(SlotKinds& kinds) : kinds_(kinds) {}
-  void stepping(const ri::State& state) override {
-    LoopWatch::stepping(state);
-    observe_kinds(state, kinds_);
-  }
-
- private:
-  SlotKinds& kinds_;
-};
-
 std::uint64_t hash_point(const std::vector<std::int64_t>& point) {
   std::uint64_t h = 1469598103934665603ULL;
   for (const std::int64_t v : point) {
@@ -139,29 +127,6 @@ ri::GameResult play_sample_game(const ri::Machine& machine, const ri::GameConfig
   result.reached = state.reached;
   result.fired = state.fired;
   return result;
-}
-
-SlotKinds observe_slot_kinds(const ri::Machine& machine, const ri::GameConfig& config, std::int64_t games,
-                             std::int64_t max_moves, std::int64_t max_rounds, std::chrono::steady_clock::time_point stop_at,
-                             const std::function<void(std::int64_t)>& played) {
-  SlotKinds kinds;
-  KindSink sink(kinds);
-  for (std::int64_t g = 0; g < games; ++g) {
-    if (g > 0 && std::chrono::steady_clock::now() >= stop_at) break;
-    ri::GameConfig game = config;
-    game.seed = ri::game_seed(config.seed, static_cast<std::uint64_t>(g));
-    sink.reset(g > 0 ? stop_at : std::chrono::steady_clock::time_point::max());
-    try {
-      (void)play_sample_game(machine, game, max_moves, max_rounds, &sink);
-    } catch (const NoDecision&) {
-      break;  // a loop without decisions: the slots it reached are noted
-    } catch (const GameTooLong& stopped) {
-      if (stopped.by_budget) break;  // the budget is spent: no more games
-      // A long game: the slots it reached are noted; on to the next.
-    }
-    if (played) played(g + 1);
-  }
-  return kinds;
 }
 
 Sampling sample(const ri::Machine& machine, const ri::GameConfig& config, std::int64_t games, std::int64_t max_moves,

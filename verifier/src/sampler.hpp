@@ -17,14 +17,6 @@
 
 namespace rulebook::verifier {
 
-// The kinds of value each slot holds, from a few games (those after the first only before
-// `stop_at`; a slot never seen is not kept, which is sound).
-// `played` is called after each game with the number played.
-SlotKinds observe_slot_kinds(const ri::Machine& machine, const ri::GameConfig& config, std::int64_t games,
-                             std::int64_t max_moves, std::int64_t max_rounds = 100,
-                             std::chrono::steady_clock::time_point stop_at = std::chrono::steady_clock::time_point::max(),
-                             const std::function<void(std::int64_t)>& played = {});
-
 struct BrokenInvariant {
   std::uint64_t seed = 0;
   std::int64_t moves = 0;   // the decision at which it is false (moves made before it)

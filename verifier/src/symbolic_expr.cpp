@@ -185,32 +185,32 @@ Encoder::Sym Encoder::Run::merge(const z3::expr& c, const Sym& a, const Sym& b) 
 }
 
 Encoder::Sym Encoder::Run::binary(const ir::ExprNode& n) {
-  const auto op = static_cast<ast::BinaryOp>(n.sub);
+  const auto op = static_cast<ir::BinaryOp>(n.sub);
   using S = Sym::Shape;
-  if (op == ast::BinaryOp::kAnd || op == ast::BinaryOp::kOr) {
+  if (op == ir::BinaryOp::kAnd || op == ir::BinaryOp::kOr) {
     const Sym a = eval(n.kids[0]);
     const z3::expr x = as_bool(a);
-    path_.push_back(op == ast::BinaryOp::kAnd ? x : !x);
+    path_.push_back(op == ir::BinaryOp::kAnd ? x : !x);
     const Sym b = eval(n.kids[1]);
     path_.pop_back();
     const z3::expr y = as_bool(b);
-    return make_bool(op == ast::BinaryOp::kAnd ? (x && y) : (x || y), a.varies || b.varies);
+    return make_bool(op == ir::BinaryOp::kAnd ? (x && y) : (x || y), a.varies || b.varies);
   }
   const Sym a = eval(n.kids[0]);
   const Sym b = eval(n.kids[1]);
   const bool varies = a.varies || b.varies;
   switch (op) {
-    case ast::BinaryOp::kEq:
-    case ast::BinaryOp::kNe: {
+    case ir::BinaryOp::kEq:
+    case ir::BinaryOp::kNe: {
       const z3::expr eq = equal(a, b);
-      return make_bool(op == ast::BinaryOp::kEq ? eq : !eq, varies);
+      return make_bool(op == ir::BinaryOp::kEq ? eq : !eq, varies);
     }
-    case ast::BinaryOp::kLt: return make_bool(as_int(a) < as_int(b), varies);
-    case ast::BinaryOp::kLe: return make_bool(as_int(a) <= as_int(b), varies);
-    case ast::BinaryOp::kGt: return make_bool(as_int(a) > as_int(b), varies);
-    case ast::BinaryOp::kGe: return make_bool(as_int(a) >= as_int(b), varies);
-    case ast::BinaryOp::kIn:
-    case ast::BinaryOp::kNotIn: {
+    case ir::BinaryOp::kLt: return make_bool(as_int(a) < as_int(b), varies);
+    case ir::BinaryOp::kLe: return make_bool(as_int(a) <= as_int(b), varies);
+    case ir::BinaryOp::kGt: return make_bool(as_int(a) > as_int(b), varies);
+    case ir::BinaryOp::kGe: return make_bool(as_int(a) >= as_int(b), varies);
+    case ir::BinaryOp::kIn:
+    case ir::BinaryOp::kNotIn: {
       z3::expr found = fresh_bool();
       if (b.shape == S::kPlayers && a.shape == S::kInt) {
         std::vector<z3::expr> bits = b.e;
@@ -225,26 +225,26 @@ Encoder::Sym Encoder::Run::binary(const ir::ExprNode& n) {
       } else if (b.shape == S::kZone && a.shape == S::kCard) {
         found = a.e[0] == b.e[0];
       }
-      return make_bool(op == ast::BinaryOp::kIn ? found : !found, varies);
+      return make_bool(op == ir::BinaryOp::kIn ? found : !found, varies);
     }
-    case ast::BinaryOp::kAdd:
-    case ast::BinaryOp::kSub: {
+    case ir::BinaryOp::kAdd:
+    case ir::BinaryOp::kSub: {
       if ((a.shape == S::kPlayers && b.shape == S::kPlayers) ||
           (a.shape == S::kValues && b.shape == S::kValues && a.e.size() == b.e.size())) {
         Sym out = a;
         for (std::size_t i = 0; i < a.e.size(); ++i) {
-          out.e[i] = op == ast::BinaryOp::kAdd ? (a.e[i] || b.e[i]) : (a.e[i] && !b.e[i]);
+          out.e[i] = op == ir::BinaryOp::kAdd ? (a.e[i] || b.e[i]) : (a.e[i] && !b.e[i]);
         }
         return out;
       }
       if (a.shape == S::kInt || a.shape == S::kBool) {
-        Sym out = make_int(op == ast::BinaryOp::kAdd ? as_int(a) + as_int(b) : as_int(a) - as_int(b));
+        Sym out = make_int(op == ir::BinaryOp::kAdd ? as_int(a) + as_int(b) : as_int(a) - as_int(b));
         out.varies = varies;
         return checked(out, n.span);
       }
       return unknown();
     }
-    case ast::BinaryOp::kMul: {
+    case ir::BinaryOp::kMul: {
       const z3::expr x = as_int(a), y = as_int(b);
       // Keep the arithmetic linear: a product of two unknowns is a fresh value.
       const z3::expr xs = x.simplify(), ys = y.simplify();
@@ -259,8 +259,8 @@ Encoder::Sym Encoder::Run::binary(const ir::ExprNode& n) {
       out.varies = varies;
       return out;
     }
-    case ast::BinaryOp::kDiv:
-    case ast::BinaryOp::kMod: {
+    case ir::BinaryOp::kDiv:
+    case ir::BinaryOp::kMod: {
       const z3::expr y = as_int(b).simplify();
       oblige(ir::FaultKind::kDivisionByZero, y != num(0), n.span, "a divisor other than 0");
       // The interpreter faults on the lowest integer divided by -1, for / and % alike.
@@ -268,7 +268,7 @@ Encoder::Sym Encoder::Run::binary(const ir::ExprNode& n) {
              n.span, "a quotient within 64 bits");
       Sym out = make_int(fresh_int());
       std::int64_t divisor = 0;
-      if (y.is_numeral_i64(divisor) && divisor > 0 && op == ast::BinaryOp::kMod) {
+      if (y.is_numeral_i64(divisor) && divisor > 0 && op == ir::BinaryOp::kMod) {
         assume(out.e[0] > -y && out.e[0] < y);
       }
       out.varies = varies;

@@ -16,7 +16,6 @@
 namespace rulebook::verifier {
 
 // Short names for the IR's and the syntax tree's enums in the two files of the run.
-namespace ast = grammar::ast;
 using ir::Builtin;
 using ir::ExprOp;
 using ir::Kind;

@@ -85,7 +85,7 @@ Encoder::Run::Filtered Encoder::Run::filtered_count(ir::Slot slot, ir::ExprId fi
 }
 
 Encoder::Sym Encoder::Run::quantifier(const ir::ExprNode& n) {
-  const auto q = static_cast<ast::QuantKind>(n.sub);
+  const auto q = static_cast<ir::QuantKind>(n.sub);
   const Sym domain = eval(n.kids[0]);
   if (domain.shape == Sym::Shape::kPlayers || domain.shape == Sym::Shape::kValues) {
     z3::expr_vector parts(ctx_);
@@ -95,27 +95,27 @@ Encoder::Sym Encoder::Run::quantifier(const ir::ExprNode& n) {
       const Sym body = for_member(domain, v, n.index, n.kids[1]);
       varies = varies || body.varies;
       switch (q) {
-        case ast::QuantKind::kExists: parts.push_back(domain.e[v] && as_bool(body)); break;
-        case ast::QuantKind::kAll: parts.push_back(z3::implies(domain.e[v], as_bool(body))); break;
-        case ast::QuantKind::kCount: total = total + z3::ite(domain.e[v] && as_bool(body), num(1), num(0)); break;
-        case ast::QuantKind::kSum:
+        case ir::QuantKind::kExists: parts.push_back(domain.e[v] && as_bool(body)); break;
+        case ir::QuantKind::kAll: parts.push_back(z3::implies(domain.e[v], as_bool(body))); break;
+        case ir::QuantKind::kCount: total = total + z3::ite(domain.e[v] && as_bool(body), num(1), num(0)); break;
+        case ir::QuantKind::kSum:
           total = total + z3::ite(domain.e[v], as_int(body), num(0));
           (void)checked(make_int(total), n.span);  // every partial sum, as the interpreter adds
           break;
       }
     }
-    if (q == ast::QuantKind::kExists) return make_bool(parts.empty() ? ctx_.bool_val(false) : z3::mk_or(parts), varies);
-    if (q == ast::QuantKind::kAll) return make_bool(parts.empty() ? yes() : z3::mk_and(parts), varies);
+    if (q == ir::QuantKind::kExists) return make_bool(parts.empty() ? ctx_.bool_val(false) : z3::mk_or(parts), varies);
+    if (q == ir::QuantKind::kAll) return make_bool(parts.empty() ? yes() : z3::mk_and(parts), varies);
     Sym out = make_int(total);
     out.varies = varies;
     return out;
   }
   z3::expr zone = num(-1);
   std::vector<z3::expr> counts;
-  if (!card_domain(domain, zone, counts)) return q == ast::QuantKind::kExists || q == ast::QuantKind::kAll
+  if (!card_domain(domain, zone, counts)) return q == ir::QuantKind::kExists || q == ir::QuantKind::kAll
                                                     ? make_bool(fresh_bool())
                                                     : make_int(fresh_int());
-  if (q == ast::QuantKind::kSum) {
+  if (q == ir::QuantKind::kSum) {
     // A sum over cards is not kept, nor whether it fits in 64 bits.
     oblige(ir::FaultKind::kIntegerOverflow, fresh_bool(), n.span, "a sum within 64 bits");
     return make_int(fresh_int());
@@ -130,8 +130,8 @@ Encoder::Sym Encoder::Run::quantifier(const ir::ExprNode& n) {
   z3::expr all_cards = num(0);
   for (const z3::expr& c : counts) all_cards = all_cards + c;
   switch (q) {
-    case ast::QuantKind::kExists: return make_bool(any);
-    case ast::QuantKind::kAll: return make_bool(size == all_cards);
+    case ir::QuantKind::kExists: return make_bool(any);
+    case ir::QuantKind::kAll: return make_bool(size == all_cards);
     default: return make_int(size);
   }
 }

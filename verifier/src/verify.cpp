@@ -471,14 +471,11 @@ VerifyReport verify_setting(const ri::Machine& machine, const VerifyOptions& opt
     progress(stage, 0, total);
     return [&progress, stage, total](std::int64_t done) { progress(stage, done, total); };
   };
-  // `--budget` covers the inference as a whole: the games that show the kinds of the slots,
-  // the sampled games and the search for inductive invariants (the exhaustive search has
-  // its own limits).
+  // `--budget` covers the inference as a whole: the sampled games and the search for
+  // inductive invariants (the exhaustive search has its own limits).
   const auto budget_end = started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                         std::chrono::duration<double>(std::clamp(options.budget_seconds, 0.0, 1e9)));
-  const std::int64_t kind_games = std::min<std::int64_t>(options.games, 40);
-  const SlotKinds kinds = observe_slot_kinds(machine, config, kind_games, options.bound, options.rounds, budget_end,
-                                             counted(Progress::Stage::kSlotKinds, kind_games));
+  const SlotKinds kinds = slot_kinds(ir);  // from the checker's types, not from samples
   const Layout layout = make_layout(ir, setting, classes, kinds);
   if (std::string reason = state_over_limit(layout.size(), false); !reason.empty()) return too_large(reason);
   z3::context z3;

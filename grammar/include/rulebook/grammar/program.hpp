@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "rulebook/grammar/ast.hpp"
@@ -39,7 +40,30 @@ struct Symbol {
   SourceSpan span;
 };
 
+// A local name as the checker resolved it: the name that binds it, or one of the two names a
+// policy entry sees without a binder (`chooser` 0, `legal` 1).
+struct LocalRef {
+  const ast::Ident* binder = nullptr;
+  std::int8_t policy_slot = -1;
+  [[nodiscard]] bool is_local() const { return binder != nullptr || policy_slot >= 0; }
+};
+
+// What the checker learned about one expression: its type and, for a local name, which one.
+struct ExprFacts {
+  Type type;
+  LocalRef local;
+};
+
+// Move-only: the facts below are keyed by the address of nodes of `file`, which a move keeps
+// and a copy would not.
 struct Program {
+  Program() = default;
+  Program(Program&&) noexcept = default;
+  Program& operator=(Program&&) noexcept = default;
+  Program(const Program&) = delete;
+  Program& operator=(const Program&) = delete;
+  ~Program() = default;
+
   ast::RulesFile file;            // a variant's decls are already applied to its base
   std::string base_title;         // set for variants
   std::int64_t players_min = 0;
@@ -50,6 +74,12 @@ struct Program {
   std::vector<EnumInfo> enums;
   std::map<std::string, Symbol> globals;
   std::map<std::string, SourceSpan> rule_labels;  // every `rule NAME:` in the program
+  // The checker's output for lowering (ir/): every expression's type and resolution, and the
+  // type of every name a binder, parameter, `let` or `choose` introduces.
+  std::unordered_map<const ast::Expr*, ExprFacts> expr_facts;
+  std::unordered_map<const ast::Ident*, Type> local_types;
+  // The element type of the `legal` set each policy entry sees, by rule label.
+  std::map<std::string, Type> policy_legal_types;
 };
 
 }  // namespace rulebook::grammar

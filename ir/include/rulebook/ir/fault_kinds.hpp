@@ -56,4 +56,11 @@ inline constexpr std::array kFaultKinds = {
   return kFaultKinds[static_cast<std::size_t>(kind)];
 }
 
+// A set of fault kinds: what an operation of the IR may raise (ir.hpp's tables).
+using FaultMask = std::uint32_t;
+inline constexpr FaultMask kNoFault = 0;
+[[nodiscard]] constexpr FaultMask may(FaultKind kind) { return FaultMask{1} << static_cast<unsigned>(kind); }
+[[nodiscard]] constexpr bool may_raise(FaultMask mask, FaultKind kind) { return (mask & may(kind)) != 0; }
+static_assert(kFaultKinds.size() <= 32, "FaultMask holds 32 kinds");
+
 }  // namespace rulebook::ir

@@ -1,7 +1,10 @@
-// The interpreter's program: the checked AST lowered once to flat tables with every name
-// resolved to an index. Expressions are a pool of nodes; statements are a list of
-// instructions with explicit jumps, so the control position of a paused game is one integer
-// plus the local slots.
+// The IR: the contract between the front end and every back end (the interpreter, the
+// verifier, a compiler). The checked program is lowered once to flat tables with every name
+// resolved to an index and every expression, slot, variable, option and definition typed
+// (types.hpp). Expressions are a pool of nodes; statements are a list of instructions with
+// explicit jumps, so the control position of a paused game is one integer plus the local
+// slots. Nothing here names a grammar type except SourceSpan (where a fault is reported);
+// docs/ir.md describes every field, and `rulebook check --dump-ir` prints them.
 #pragma once
 
 #include <array>
@@ -9,9 +12,12 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "rulebook/grammar/program.hpp"
+#include "rulebook/grammar/source.hpp"
+#include "rulebook/ir/fault_kinds.hpp"
+#include "rulebook/ir/types.hpp"
 #include "rulebook/ir/value.hpp"
 
 namespace rulebook::ir {
@@ -24,61 +30,121 @@ enum class Builtin : std::uint8_t {
   kLeftOf, kRightOf, kOpposite, kDistance, kSubsets, kMax, kMin,
 };
 
-enum class ExprOp : std::uint8_t {
-  kConst,          // constant
-  kLocal,          // index: slot
-  kVar,            // index: var; kids[0] the player for a per-player var
-  kOption,         // index: option
-  kZone,           // index: zone; kids[0] the player for a per-player zone
-  kSeat,           // kids[0]: the seat number
-  kPlayers,        // every player, as a set
-  kAllCards,
-  kNumPlayers,
-  kNumSeats,
-  kBuiltin,        // sub: Builtin
-  kDef,            // index: def; kids: arguments
-  kNot,
-  kNeg,
-  kBinary,         // sub: grammar::ast::BinaryOp
-  kSetLit,
-  kComprehension,  // index: slot; kids: domain, filter
-  kQuant,          // sub: QuantKind; index: slot; kids: domain, body
-  kExtremum,       // sub: 1 max, 0 min; index: slot; kids: domain, keys...
-  kFirst,          // sub: OrderKind + 1 (0: none); index: slot; kids: domain, from or -1, filter or -1
-  kCond,           // kids: condition, then, else
+// The IR's own operators (lowering maps the grammar's onto them).
+enum class BinaryOp : std::uint8_t {
+  kOr, kAnd,
+  kEq, kNe, kLt, kLe, kGt, kGe, kIn, kNotIn,
+  kAdd, kSub, kMul, kDiv, kMod,
 };
+enum class QuantKind : std::uint8_t { kExists, kAll, kCount, kSum };
+// Walk orders: around the table, or through a pile.
+enum class OrderKind : std::uint8_t { kClockwise, kCounterclockwise, kBottomToTop, kTopToBottom };
+// Who sees the cards of a zone.
+enum class Visibility : std::uint8_t { kPublic, kHidden, kOwner };
+
+struct EnumInfo {
+  std::string name;
+  std::vector<std::string> values;  // `none` is not listed; every enum has it
+  bool builtin = false;             // suit, color, kind
+};
+
+// ---- the operations, one table each ----------------------------------------------------------
+// X(name, may fault: FaultMask of fault_kinds.hpp, what the operands are). The enums, the names
+// that `rulebook check --dump-ir` prints and the fault masks come from these tables; a back end
+// switches over the enum with -Wswitch under -Werror, so a new operation that one of them does
+// not implement is a compile error, not a run-time surprise.
+#define RULEBOOK_EXPR_OPS(X)                                                                        \
+  X(Const, kNoFault, "constant")                                                                   \
+  X(Local, kNoFault, "index: slot")                                                                \
+  X(Var, may(FaultKind::kNonePlayer), "index: var; kids[0] the player for a per-player var")       \
+  X(Option, kNoFault, "index: option")                                                             \
+  X(Zone, may(FaultKind::kNonePlayer), "index: zone; kids[0] the player for a per-player zone")    \
+  X(Seat, may(FaultKind::kNoSeat), "kids[0]: the seat number")                                     \
+  X(Players, kNoFault, "every player, as a set")                                                   \
+  X(AllCards, kNoFault, "every card, as a set")                                                    \
+  X(NumPlayers, kNoFault, "the number of players")                                                 \
+  X(NumSeats, kNoFault, "the number of seats")                                                     \
+  X(Builtin, kNoFault, "sub: Builtin (its own faults: builtin_faults); kids: arguments")           \
+  X(Def, kNoFault, "index: def; kids: arguments")                                                  \
+  X(Not, kNoFault, "kids[0]")                                                                      \
+  X(Neg, may(FaultKind::kIntegerOverflow), "kids[0]")                                              \
+  X(Binary, may(FaultKind::kDivisionByZero) | may(FaultKind::kIntegerOverflow), "sub: BinaryOp")   \
+  X(SetLit, may(FaultKind::kNoneInSet), "kids: elements")                                          \
+  X(Comprehension, kNoFault, "index: slot; kids: domain, filter")                                  \
+  X(Quant, may(FaultKind::kIntegerOverflow), "sub: QuantKind; index: slot; kids: domain, body")    \
+  X(Extremum, may(FaultKind::kEmptyExtremum), "sub: 1 max, 0 min; index: slot; kids: domain, keys") \
+  X(First, may(FaultKind::kFirstNotFound) | may(FaultKind::kNonePlayer),                           \
+    "sub: OrderKind + 1 (0: none); index: slot; kids: domain, from or -1, filter or -1")           \
+  X(Cond, kNoFault, "kids: condition, then, else")
+
+#define RULEBOOK_OPCODES(X)                                                                         \
+  X(Let, kNoFault, "a: slot, b: value")                                                            \
+  X(Choose, may(FaultKind::kNoLegalChoice) | may(FaultKind::kIllegalPolicyChoice) | may(FaultKind::kNonePlayer), \
+    "a: slot, b: domain, c: chooser, d: filter, e: policy choice (or -1)")                         \
+  X(Move, may(FaultKind::kNoneCard) | may(FaultKind::kNonePlayer), "a: cards, b: target zone; flags: placement, face") \
+  X(Deal, may(FaultKind::kTakeFromEmpty) | may(FaultKind::kNonePlayer), "a: count, b: source, c: target; flags: face") \
+  X(Shuffle, may(FaultKind::kShuffleOrder), "a: zone")                                             \
+  X(Flip, may(FaultKind::kNoneCard), "a: cards; flags: face")                                      \
+  X(Set, may(FaultKind::kNonePlayer), "a: var, b: player expr or -1, c: value; flags: deferred")   \
+  X(Add, may(FaultKind::kNonePlayer) | may(FaultKind::kIntegerOverflow),                           \
+    "a: var, b: player expr or -1, c: amount; flags: deferred")                                    \
+  X(SwapSeats, may(FaultKind::kNonePlayer), "a, b: players")                                       \
+  X(EndGame, kNoFault, "a: winners or -1")                                                         \
+  X(Jump, kNoFault, "target")                                                                      \
+  X(JumpIfFalse, may(FaultKind::kEndlessLoop), "a: condition, target")                             \
+  X(RepeatInit, may(FaultKind::kNegativeRepeat), "a: counter slot, b: count")                      \
+  X(RepeatNext, kNoFault, "a: counter slot, target: after the loop")                               \
+  X(ForInit, may(FaultKind::kNonePlayer),                                                          \
+    "a: list slot, b: domain, c: order kind + 1 (0: none), d: start player or -1, e: position slot") \
+  X(ForNext, kNoFault, "a: list slot, e: position slot, b: variable slot, target: after the loop") \
+  X(BeginSecret, kNoFault, "start of a simultaneous block: writes are held back")                  \
+  X(EndSecret, kNoFault, "end of a simultaneous block: held-back writes are applied in order")     \
+  X(Fire, kNoFault, "a labelled rule starts: a: label")                                            \
+  X(RoundStart, kNoFault, "per-round variables reset, round counter")
+
+enum class ExprOp : std::uint8_t {
+#define RULEBOOK_OP_ENUM(name, faults, operands) k##name,
+  RULEBOOK_EXPR_OPS(RULEBOOK_OP_ENUM)
+};
+enum class OpCode : std::uint8_t {
+  RULEBOOK_OPCODES(RULEBOOK_OP_ENUM)
+#undef RULEBOOK_OP_ENUM
+};
+
+struct OpInfo {
+  std::string_view name;      // `Binary`, `JumpIfFalse`
+  FaultMask faults;           // the fault kinds it may raise itself (not its operands)
+  std::string_view operands;  // what its fields hold
+};
+
+inline constexpr std::array kExprOps = {
+#define RULEBOOK_OP_INFO(name, faults, operands) OpInfo{#name, faults, operands},
+    RULEBOOK_EXPR_OPS(RULEBOOK_OP_INFO)
+};
+inline constexpr std::array kOpCodes = {
+    RULEBOOK_OPCODES(RULEBOOK_OP_INFO)
+#undef RULEBOOK_OP_INFO
+};
+
+[[nodiscard]] constexpr const OpInfo& op_info(ExprOp op) { return kExprOps[static_cast<std::size_t>(op)]; }
+[[nodiscard]] constexpr const OpInfo& op_info(OpCode code) { return kOpCodes[static_cast<std::size_t>(code)]; }
 
 struct ExprNode {
   ExprOp op = ExprOp::kConst;
   std::uint8_t sub = 0;
   std::int32_t index = -1;
+  TypeId type = TypeTable::kUnknownType;  // the checker's type of the expression
   Value constant;
   std::vector<ExprId> kids;
   grammar::SourceSpan span;
+
+  // `sub` read as what it is for each op.
+  [[nodiscard]] BinaryOp binary_op() const { return static_cast<BinaryOp>(sub); }
+  [[nodiscard]] QuantKind quant_kind() const { return static_cast<QuantKind>(sub); }
+  [[nodiscard]] bool has_order() const { return sub != 0; }
+  [[nodiscard]] OrderKind order_kind() const { return static_cast<OrderKind>(sub - 1); }
 };
 
-enum class OpCode : std::uint8_t {
-  kLet,          // a: slot, b: value
-  kChoose,       // a: slot, b: domain, c: chooser, d: filter, e: policy choice (or -1)
-  kMove,         // a: cards, b: target zone; flags: placement, face
-  kDeal,         // a: count, b: source, c: target; flags: face
-  kShuffle,      // a: zone
-  kFlip,         // a: cards; flags: face
-  kSet,          // a: var, b: player expr or -1, c: value; flags: deferred
-  kAdd,          // a: var, b: player expr or -1, c: amount; flags: deferred
-  kSwapSeats,    // a, b: players
-  kEndGame,      // a: winners or -1
-  kJump,         // target
-  kJumpIfFalse,  // a: condition, target
-  kRepeatInit,   // a: counter slot, b: count
-  kRepeatNext,   // a: counter slot, target: after the loop
-  kForInit,      // a: list slot, b: domain, c: order kind + 1 (0: none), d: start player or -1, e: position slot
-  kForNext,      // a: list slot, e: position slot, b: variable slot, target: after the loop
-  kBeginSecret,  // start of a simultaneous block: writes are held back
-  kEndSecret,    // end of a simultaneous block: held-back writes are applied in order
-  kFire,         // a labelled rule starts: a: label
-  kRoundStart,   // per-round variables reset, round counter
-};
 
 // The instructions that act on the game: a labelled rule "fires" when one of them runs inside it
 // (simulate's coverage tells this from merely reaching the rule, as a labelled `if` is reached
@@ -121,12 +187,13 @@ struct ZoneInfo {
   std::string name;
   bool per_player = false;
   bool pile = true;
-  grammar::ast::Visibility visibility = grammar::ast::Visibility::kHidden;
+  Visibility visibility = Visibility::kHidden;
   std::int32_t first_instance = 0;  // instances: first_instance + player, or first_instance
 };
 
 struct VarInfo {
   std::string name;
+  TypeId type = TypeTable::kUnknownType;
   bool per_player = false;
   bool per_round = false;
   ExprId init = -1;
@@ -139,14 +206,14 @@ struct OptionInfo {
   Value default_value;
   bool has_range = false;
   std::int64_t min = 0, max = 0;
-  grammar::Type type;
+  TypeId type = TypeTable::kUnknownType;
   std::string doc;
 };
 
 struct DefInfo {
   std::string name;
-  std::vector<Slot> params;
-  ExprId body = -1;
+  std::vector<Slot> params;  // their types: Ir::local_types
+  ExprId body = -1;          // its type is the result type
 };
 
 struct ScoreInfo {
@@ -177,7 +244,8 @@ struct Ir {
   std::int64_t players_min = 0, players_max = 0;
   std::int64_t seats = 0;     // storage width of per-player zones and variables (the most seats)
   bool fixed_seats = false;   // `seats N` declared: every game has N seats; else one per player
-  std::vector<grammar::EnumInfo> enums;  // 0 suit, 1 color, 2 kind, then declared ones
+  std::vector<EnumInfo> enums;  // 0 suit, 1 color, 2 kind, then declared ones
+  TypeTable types;
   std::vector<ExprNode> exprs;
   std::vector<Instr> code;
   std::int32_t round_start = 0;          // index of the kRoundStart instruction
@@ -202,6 +270,7 @@ struct Ir {
   std::vector<std::pair<std::string, ExprId>> card_kinds;
   std::int32_t local_slots = 0;
   std::vector<std::string> local_names;  // by slot: the bound name (`p`, `c`), or empty
+  std::vector<TypeId> local_types;       // by slot: what it holds (a loop's list: a set)
   std::vector<std::string> file_paths;   // by FileId, for source locations in messages
   std::string source_hash;               // FNV-1a of the rule texts, hex
 

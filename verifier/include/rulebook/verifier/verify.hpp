@@ -66,7 +66,6 @@ struct Finding {
 // 4,096 states searched, every induction query), so the caller should throttle what it draws.
 struct Progress {
   enum class Stage {
-    kSlotKinds,   // a few games that show the kinds of the slots: done/total games
     kSampling,    // the games that suggest invariants: done/total games
     kSearch,      // the exhaustive search: done states, of at most total
     kInvariants,  // the invariant search: `left` positions still to check, done queries

@@ -1,0 +1,203 @@
+// Lowering, part three: statements become instructions with explicit jumps; a labelled rule
+// starts with kFire, and every instruction knows its innermost labelled rule.
+#include "lowerer.hpp"
+
+namespace rulebook::ir::detail {
+
+namespace {
+std::uint8_t face_flags(const std::optional<ast::Face>& f) {
+  if (!f) return 0;
+  return *f == ast::Face::kUp ? kFaceUp : kFaceDown;
+}
+
+}  // namespace
+
+Instr Lowerer::make(OpCode code, const grammar::SourceSpan& span) {
+  Instr instr;
+  instr.code = code;
+  instr.span = span;
+  return instr;
+}
+
+std::int32_t Lowerer::emit(Instr instr) {
+  instr.rule = current_rule_;
+  ir_.code.push_back(instr);
+  return static_cast<std::int32_t>(ir_.code.size() - 1);
+}
+// Ends a loop whose test is at `top`: jump back to it, and let the test exit to here.
+void Lowerer::close_loop(std::int32_t top) {
+  Instr back = make(OpCode::kJump);
+  back.target = top;
+  emit(back);
+  patch(top);
+}
+
+void Lowerer::block(const ast::Block& b) {
+  for (const ast::Stmt& s : b.stmts) stmt(s);
+}
+
+void Lowerer::stmt(const ast::Stmt& s) {
+  std::visit([&](const auto& n) { lower_stmt(n, s.span); }, s.node);
+}
+
+
+void Lowerer::lower_stmt(const ast::RuleStmt& n, const grammar::SourceSpan& s) {
+  const auto label = static_cast<std::int32_t>(ir_.labels.size());
+  ir_.labels.push_back(n.label.text);
+  ir_.label_spans.push_back(n.label.span);
+  const std::int32_t saved = current_rule_;
+  ir_.label_parents.push_back(saved);
+  current_rule_ = label;
+  Instr fire = make(OpCode::kFire, s);
+  fire.a = label;
+  emit(fire);
+  stmt(*n.body);
+  current_rule_ = saved;
+}
+void Lowerer::lower_stmt(const ast::PhaseStmt& n, const grammar::SourceSpan&) { block(n.body); }
+void Lowerer::lower_stmt(const ast::RepeatStmt& n, const grammar::SourceSpan& s) {
+  Instr init = make(OpCode::kRepeatInit, s);
+  init.a = internal_slot(TypeTable::kIntType);  // the count left
+  init.b = expr(n.count);
+  emit(init);
+  Instr next = make(OpCode::kRepeatNext, s);
+  next.a = init.a;
+  const std::int32_t top = emit(next);
+  block(n.body);
+  close_loop(top);
+}
+void Lowerer::lower_stmt(const ast::WhileStmt& n, const grammar::SourceSpan& s) {
+  ExprId cond = expr(n.condition);
+  if (n.until) cond = node(ExprOp::kNot, n.condition, {cond});  // typed as the condition: bool
+  Instr test = make(OpCode::kJumpIfFalse, s);
+  test.a = cond;
+  const std::int32_t top = emit(test);
+  block(n.body);
+  close_loop(top);
+}
+void Lowerer::for_each(const ast::Ident& var, const ast::Expr& domain, const std::optional<ast::Order>& order,
+              const ast::Block& body, const grammar::SourceSpan& s) {
+  Instr init = make(OpCode::kForInit, s);
+  init.a = internal_slot(TypeTable::kUnknownType);  // the domain's elements in walk order
+  init.b = expr(domain);
+  const TypeId domain_type = ir_.exprs[static_cast<std::size_t>(init.b)].type;
+  ir_.local_types[static_cast<std::size_t>(init.a)] =
+      ir_.types[domain_type].kind == TypeKind::kZone ? ir_.types.set_of(TypeTable::kCardType) : domain_type;
+  init.e = internal_slot(TypeTable::kIntType);  // the position in the list
+  if (order) {
+    init.c = static_cast<std::int32_t>(order_kind(order->kind)) + 1;
+    if (!order->from.empty()) init.d = expr(order->from.front());
+  } else {
+    init.c = 0;
+  }
+  emit(init);
+  Instr next = make(OpCode::kForNext, s);
+  next.a = init.a;
+  next.e = init.e;
+  next.b = bind(var);
+  const std::int32_t top = emit(next);
+  block(body);
+  close_loop(top);
+}
+void Lowerer::lower_stmt(const ast::ForEachStmt& n, const grammar::SourceSpan& s) { for_each(n.var, n.domain, n.order, n.body, s); }
+void Lowerer::lower_stmt(const ast::IfStmt& n, const grammar::SourceSpan& s) {
+  std::vector<std::int32_t> to_end;
+  for (const ast::IfBranch& branch : n.branches) {
+    Instr test = make(OpCode::kJumpIfFalse, s);
+    test.a = expr(branch.condition);
+      const std::int32_t at = emit(test);
+    block(branch.body);
+    Instr skip = make(OpCode::kJump);
+    to_end.push_back(emit(skip));
+    patch(at);
+  }
+  if (n.else_body) block(*n.else_body);
+  for (const std::int32_t at : to_end) patch(at);
+}
+void Lowerer::lower_stmt(const ast::SimultaneousStmt& n, const grammar::SourceSpan& s) {
+  Instr begin = make(OpCode::kBeginSecret, s);
+  emit(begin);
+  const bool saved = deferred_;
+  deferred_ = true;
+  for_each(n.var, n.domain, std::nullopt, n.body, s);
+  deferred_ = saved;
+  Instr end = make(OpCode::kEndSecret, s);
+  emit(end);
+}
+void Lowerer::lower_stmt(const ast::ChooseStmt& n, const grammar::SourceSpan& s) {
+  Instr choose = make(OpCode::kChoose, s);
+  choose.b = expr(n.domain);
+  choose.c = expr(n.chooser);
+  // The policy entry for this rule is lowered where the choice stands, with `chooser`
+  // and `legal` at their fixed slots.
+  if (current_rule_ >= 0) {
+    const auto p = policy_.find(ir_.labels[static_cast<std::size_t>(current_rule_)]);
+    if (p != policy_.end()) {
+      choose.e = expr(*p->second);
+    }
+  }
+  choose.a = bind(n.var);
+  if (n.filter) choose.d = expr(*n.filter);
+  emit(choose);
+}
+void Lowerer::lower_stmt(const ast::LetStmt& n, const grammar::SourceSpan& s) {
+  Instr let = make(OpCode::kLet, s);
+  let.b = expr(n.value);
+  let.a = bind(n.name);
+  emit(let);
+}
+void Lowerer::lower_stmt(const ast::MoveStmt& n, const grammar::SourceSpan& s) {
+  Instr move = make(OpCode::kMove, s);
+  move.a = expr(n.cards);
+  move.b = expr(n.target);
+  move.flags = face_flags(n.face);
+  if (n.placement) move.flags |= *n.placement == ast::Placement::kTop ? kAtTop : kAtBottom;
+  emit(move);
+}
+void Lowerer::lower_stmt(const ast::DealStmt& n, const grammar::SourceSpan& s) {
+  Instr deal = make(OpCode::kDeal, s);
+  deal.a = expr(n.count);
+  deal.b = expr(n.source);
+  deal.c = expr(n.target);
+  deal.flags = face_flags(n.face);
+  emit(deal);
+}
+void Lowerer::lower_stmt(const ast::ShuffleStmt& n, const grammar::SourceSpan& s) {
+  Instr shuffle = make(OpCode::kShuffle, s);
+  shuffle.a = expr(n.zone);
+  emit(shuffle);
+}
+void Lowerer::lower_stmt(const ast::FlipStmt& n, const grammar::SourceSpan& s) {
+  Instr flip = make(OpCode::kFlip, s);
+  flip.a = expr(n.cards);
+  flip.flags = face_flags(n.face);
+  emit(flip);
+}
+void Lowerer::assignment(OpCode code, const ast::Expr& target, const ast::Expr& value, const grammar::SourceSpan& s) {
+  Instr instr = make(code, s);
+  if (const auto* ref = std::get_if<ast::NameRef>(&target.node)) {
+    instr.a = var_ids_.at(ref->name);
+  } else {
+    const auto& call = std::get<ast::Call>(target.node);
+    instr.a = var_ids_.at(call.callee.text);
+    instr.b = expr(call.args.at(0));
+  }
+  instr.c = expr(value);
+  if (deferred_) instr.flags |= kDeferred;
+  emit(instr);
+}
+void Lowerer::lower_stmt(const ast::SetStmt& n, const grammar::SourceSpan& s) { assignment(OpCode::kSet, n.target, n.value, s); }
+void Lowerer::lower_stmt(const ast::AddStmt& n, const grammar::SourceSpan& s) { assignment(OpCode::kAdd, n.target, n.amount, s); }
+void Lowerer::lower_stmt(const ast::SwapSeatsStmt& n, const grammar::SourceSpan& s) {
+  Instr swap = make(OpCode::kSwapSeats, s);
+  swap.a = expr(n.first);
+  swap.b = expr(n.second);
+  emit(swap);
+}
+void Lowerer::lower_stmt(const ast::EndGameStmt& n, const grammar::SourceSpan& s) {
+  Instr end = make(OpCode::kEndGame, s);
+  if (n.winners) end.a = expr(*n.winners);
+  emit(end);
+}
+
+}  // namespace rulebook::ir::detail
