@@ -59,6 +59,9 @@ struct SimulationStats {
   [[nodiscard]] std::size_t human_players() const;
   // The seat's share of the finished games (0 when none finished).
   [[nodiscard]] double win_rate(std::size_t seat) const;
+  // Field by field: a merge of shards equals the run of all their games, a file read back
+  // equals what was saved.
+  bool operator==(const SimulationStats&) const = default;
 };
 
 inline constexpr std::int64_t kMaxShards = 1000000;
