@@ -42,6 +42,15 @@ SimulationStats merge_stats(std::vector<SimulationStats> shards, const std::vect
                                    s.shard, what));
     }
   }
+  // A file read is sized by its labels and seats (stats_from_json checks it), and so are
+  // statistics filled by `add`; statistics made some other way could be added past an end.
+  for (const SimulationStats& s : shards) {
+    if (s.wins.size() != s.automated.size() || s.reached.size() != s.labels.size() ||
+        s.fired.size() != head.fired.size() || (!s.fired.empty() && s.fired.size() != s.labels.size())) {
+      throw StatsError(
+          fmt::format("shard {}: \"wins\", \"reached\" or \"fired\" do not fit its seats and labels", s.shard));
+    }
+  }
   for (std::int64_t i = 0; i < head.shards; ++i) {
     const auto count = std::count_if(shards.begin(), shards.end(), [&](const auto& s) { return s.shard == i; });
     if (count == 0) throw StatsError(fmt::format("shard {} of {} is missing", i, head.shards));

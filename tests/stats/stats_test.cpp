@@ -185,6 +185,16 @@ TEST_CASE("stats: a shard missing, given twice or interrupted is refused", "[sta
   CHECK(refusal([&] { (void)rs::merge_stats({shards[0], cut, shards[2]}); }) ==
         "shard 1 of 3 was interrupted after 20 of its 30 games; run it again");
   CHECK(refusal([] { (void)rs::merge_stats({}); }) == "no statistics to merge");
+  // Statistics not made by `add` or read from a file, with a count missing: refused, not
+  // added past the end.
+  std::vector<rs::SimulationStats> short_wins = shards;
+  short_wins[2].wins.pop_back();
+  CHECK(refusal([&] { (void)rs::merge_stats(short_wins); }) ==
+        "shard 2: \"wins\", \"reached\" or \"fired\" do not fit its seats and labels");
+  std::vector<rs::SimulationStats> no_firings = shards;
+  no_firings[0].fired.clear();
+  CHECK(refusal([&] { (void)rs::merge_stats(no_firings); }) ==
+        "shard 1: \"wins\", \"reached\" or \"fired\" do not fit its seats and labels");
 }
 
 TEST_CASE("stats: a sum past the largest count is refused, naming the file and the field", "[stats]") {
