@@ -5,15 +5,19 @@
 #include <vector>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "commands.hpp"
 #include "output.hpp"
 #include "rulebook/grammar/source.hpp"
-#include "plots.hpp"
-#include "simulation_stats.hpp"
+#include "rulebook/stats/merge.hpp"
+#include "rulebook/stats/report.hpp"
+#include "rulebook/stats/stats_file.hpp"
+#include "save_stats.hpp"
 
 namespace rulebook::cli {
+
+using stats::SimulationStats;
+using stats::StatsError;
 
 namespace {
 
@@ -34,10 +38,7 @@ int run_merge(const MergeOptions& options) {
       return kExitBadInput;
     }
     try {
-      shards.push_back(stats_from_json(nlohmann::json::parse(*text)));
-    } catch (const nlohmann::json::parse_error& e) {
-      fmt::print(stderr, "error: {}: not JSON: {}\n", path, e.what());
-      return kExitBadInput;
+      shards.push_back(stats::stats_from_text(*text));
     } catch (const StatsError& e) {
       fmt::print(stderr, "error: {}: {}\n", path, e.what());
       return kExitBadInput;
@@ -45,7 +46,7 @@ int run_merge(const MergeOptions& options) {
   }
   SimulationStats merged;
   try {
-    merged = merge_stats(std::move(shards), options.files);
+    merged = stats::merge_stats(std::move(shards), options.files);
   } catch (const StatsError& e) {
     fmt::print(stderr, "error: {}\n", e.what());
     return kExitBadInput;
@@ -54,7 +55,7 @@ int run_merge(const MergeOptions& options) {
     fmt::print(stderr, "error: {}\n", error);
     return kExitBadInput;
   }
-  fmt::print("{}", stats_report(merged, options.format == "json"));
+  fmt::print("{}", stats::stats_report(merged, options.format == "json"));
   return kExitOk;
 }
 

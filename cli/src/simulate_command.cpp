@@ -17,12 +17,13 @@
 #include "game_setup.hpp"
 #include "number_options.hpp"
 #include "output.hpp"
-#include "plots.hpp"
 #include "progress.hpp"
-#include "simulation_stats.hpp"
+#include "save_stats.hpp"
 #include "stop_signals.hpp"
 #include "rulebook/interpreter/log.hpp"
 #include "rulebook/interpreter/simulate.hpp"
+#include "rulebook/stats/report.hpp"
+#include "rulebook/stats/simulation_stats.hpp"
 
 namespace rulebook::cli {
 
@@ -52,8 +53,8 @@ std::optional<std::pair<std::int64_t, std::int64_t>> parse_shard(const std::stri
     return error == std::errc() && end == part.data() + part.size() && !part.empty();
   };
   if (slash != std::string::npos && number(std::string_view(text).substr(0, slash), index) &&
-      number(std::string_view(text).substr(slash + 1), count) && count >= 1 && count <= kMaxShards && index >= 0 &&
-      index < count) {
+      number(std::string_view(text).substr(slash + 1), count) && count >= 1 && count <= stats::kMaxShards &&
+      index >= 0 && index < count) {
     return std::pair{index, count};
   }
   fmt::print(stderr, "error: --shard takes I/N, the shard's number I from 0 to N-1 of N shards (as 2/4), not '{}'\n",
@@ -114,7 +115,7 @@ int run_simulate(const SimulateOptions& options) {
     if (!parsed) return kExitBadInput;
     shard = *parsed;
   }
-  const auto [first, last] = shard_range(options.games, shard.first, shard.second);
+  const auto [first, last] = stats::shard_range(options.games, shard.first, shard.second);
   int exit_code = kExitOk;
   const std::optional<ri::Machine> machine = load_machine(options.game.file, exit_code, output_format(options.format));
   if (!machine) return exit_code;
@@ -132,7 +133,7 @@ int run_simulate(const SimulateOptions& options) {
   const bool show_progress = isatty(STDERR_FILENO) != 0 && games >= 200;
   const auto started = std::chrono::steady_clock::now();
   const ri::Ir& ir = machine->ir();
-  SimulationStats stats;
+  stats::SimulationStats stats;
   stats.ruleset = ir.title;
   stats.file = options.game.file;
   stats.source_hash = ir.source_hash;
@@ -239,7 +240,7 @@ int run_simulate(const SimulateOptions& options) {
     fmt::print(stderr, "error: {}\n", error);
     return kExitBadInput;
   }
-  fmt::print("{}", stats_report(stats, options.format == "json"));
+  fmt::print("{}", stats::stats_report(stats, options.format == "json"));
   return stopped || logs_stopped ? stop_exit_code() : kExitOk;
 }
 

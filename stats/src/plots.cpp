@@ -1,14 +1,13 @@
 // SVG charts of simulation statistics.
-#include "plots.hpp"
+#include "rulebook/stats/plots.hpp"
 
 #include <algorithm>
-#include <filesystem>
 
 #include <fmt/format.h>
 
-#include "output.hpp"
+#include "rulebook/stats/wilson.hpp"
 
-namespace rulebook::cli {
+namespace rulebook::stats {
 
 namespace {
 
@@ -122,27 +121,12 @@ std::string length_svg(const SimulationStats& s, bool moves) {
   return out + "</svg>\n";
 }
 
-std::string write_plots(const SimulationStats& stats, const std::string& dir) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) return fmt::format("cannot create the plot folder '{}': {}", dir, ec.message());
-  const std::pair<const char*, std::string> charts[] = {
-      {"win-rates.svg", win_rate_svg(stats)}, {"rounds.svg", length_svg(stats, false)}, {"moves.svg", length_svg(stats, true)}};
-  for (const auto& [name, svg] : charts) {
-    const std::string error = write_file_atomically((std::filesystem::path(dir) / name).string(), svg);
-    if (!error.empty()) return error;
-  }
-  return {};
+std::vector<Chart> charts(const SimulationStats& stats) {
+  std::vector<Chart> out;
+  out.push_back({"win-rates.svg", win_rate_svg(stats)});
+  out.push_back({"rounds.svg", length_svg(stats, false)});
+  out.push_back({"moves.svg", length_svg(stats, true)});
+  return out;
 }
 
-std::string write_stats_and_plots(const SimulationStats& stats, const std::string& stats_path,
-                                  const std::string& plot_dir) {
-  if (!stats_path.empty()) {
-    if (std::string error = write_file_atomically(stats_path, json_text(stats_to_json(stats), 1) + "\n"); !error.empty()) {
-      return error;
-    }
-  }
-  return plot_dir.empty() ? std::string() : write_plots(stats, plot_dir);
-}
-
-}  // namespace rulebook::cli
+}  // namespace rulebook::stats

@@ -7,13 +7,12 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "rulebook/interpreter/simulate.hpp"
 
-namespace rulebook::cli {
+namespace rulebook::stats {
 
 struct SimulationStats {
   // What was run. Shards merge only when all of this agrees.
@@ -60,6 +59,9 @@ struct SimulationStats {
   [[nodiscard]] std::size_t human_players() const;
   // The seat's share of the finished games (0 when none finished).
   [[nodiscard]] double win_rate(std::size_t seat) const;
+  // Field by field: a merge of shards equals the run of all their games, a file read back
+  // equals what was saved.
+  bool operator==(const SimulationStats&) const = default;
 };
 
 inline constexpr std::int64_t kMaxShards = 1000000;
@@ -68,30 +70,11 @@ inline constexpr std::size_t kCappedListed = 100;
 // The games of shard `shard` of `shards`: [first, last).
 std::pair<std::int64_t, std::int64_t> shard_range(std::int64_t games, std::int64_t shard, std::int64_t shards);
 
-// The saved form ("rulebook-stats": 1, ...).
-nlohmann::json stats_to_json(const SimulationStats& stats);
-
 // A statistics file that cannot be read back, or shards that do not add up: the message says
-// which field and why.
+// which field and why, in the words the command line prints after "error: ".
 class StatsError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
-// Reads a statistics file (stats_file.cpp), version 1 to 3, checking that every count fits
-// the others: none negative, wins within the finished games, histograms that count every
-// finished game. Throws StatsError.
-SimulationStats stats_from_json(const nlohmann::json& j);
 
-// Adds up the shards of one run, given in any order; `names[i]` (a file, optional) names
-// shards[i] in messages. Throws StatsError when they are not all the shards of one run
-// (another ruleset, options or seed; a shard missing, repeated or interrupted), or when a
-// sum passes the largest count.
-SimulationStats merge_stats(std::vector<SimulationStats> shards, const std::vector<std::string>& names = {});
-
-// The 95% confidence interval of a share (Wilson score interval).
-std::pair<double, double> wilson_interval(std::int64_t wins, std::int64_t n);
-
-// The report `simulate` prints on stdout, as text or JSON.
-std::string stats_report(const SimulationStats& stats, bool json);
-
-}  // namespace rulebook::cli
+}  // namespace rulebook::stats

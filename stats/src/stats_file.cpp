@@ -1,20 +1,18 @@
 // The statistics file of `simulate --stats` and `merge --stats`: saving it, and reading it
 // back. A file read back is untrusted (it may be edited, truncated or made up), so every
 // count is checked against the others before `merge` adds it or the report divides by it.
+#include "rulebook/stats/stats_file.hpp"
+
+#include <algorithm>
 #include <limits>
 
 #include <fmt/format.h>
 
-#include "simulation_stats.hpp"
+#include "counts.hpp"
 
-namespace rulebook::cli {
+namespace rulebook::stats {
 
 namespace {
-
-// Version 3 counts "reached" and "fired" apart (before, "fired" counted starts) and its games
-// are seeded apart from earlier versions'. Version 2 lists only the first kCappedListed
-// capped games; version 1 listed all of them.
-constexpr int kStatsVersion = 3;
 
 nlohmann::json histogram_json(const std::map<std::int64_t, std::int64_t>& h) {
   nlohmann::json out = nlohmann::json::array();
@@ -52,6 +50,10 @@ nlohmann::json stats_to_json(const SimulationStats& s) {
           {"moves", histogram_json(s.moves)},
           {"reached", s.reached},
           {"fired", s.fired}};
+}
+
+std::string stats_file_text(const SimulationStats& stats) {
+  return detail::json_text(stats_to_json(stats), 1) + "\n";
 }
 
 namespace {
@@ -106,12 +108,7 @@ std::vector<std::uint64_t> firing_counts(const nlohmann::json& j, const char* ke
   return out;
 }
 
-// Adds `more` to `total`, or says which sum passed 2^63 - 1.
-void add_count(std::int64_t& total, std::int64_t more, const std::string& what) {
-  if (__builtin_add_overflow(total, more, &total)) {
-    throw StatsError(fmt::format("{}: the sum passes {}", what, std::numeric_limits<std::int64_t>::max()));
-  }
-}
+using detail::add_count;
 
 // [[value, games], ...] with values from 0 to `max_value`, each once, each counted at least once.
 std::map<std::int64_t, std::int64_t> histogram_field(const nlohmann::json& j, const char* key,
@@ -244,4 +241,14 @@ SimulationStats stats_from_json(const nlohmann::json& j) {
   return s;
 }
 
-}  // namespace rulebook::cli
+SimulationStats stats_from_text(std::string_view text) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw StatsError(fmt::format("not JSON: {}", e.what()));
+  }
+  return stats_from_json(j);
+}
+
+}  // namespace rulebook::stats

@@ -1,0 +1,37 @@
+// The statistics file of `simulate --stats` and `merge --stats` ("rulebook-stats": 3): its
+// JSON form, and reading it back. A file read back is untrusted (it may be edited, truncated
+// or made up), so every count is checked against the others before `merge` adds it or the
+// report divides by it.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "rulebook/stats/simulation_stats.hpp"
+
+namespace rulebook::stats {
+
+// Version 3 counts "reached" and "fired" apart (before, "fired" counted starts) and its games
+// are seeded apart from earlier versions'. Version 2 lists only the first kCappedListed
+// capped games; version 1 listed all of them.
+inline constexpr int kStatsVersion = 3;
+
+// The saved form, always of version kStatsVersion.
+nlohmann::json stats_to_json(const SimulationStats& stats);
+
+// The text of the file: stats_to_json, one space of indent, a final newline. Bytes that are
+// not UTF-8 (a file name is any bytes) become U+FFFD instead of failing the write.
+std::string stats_file_text(const SimulationStats& stats);
+
+// Reads a statistics file, version 1 to 3, checking that every count fits the others: none
+// negative, wins within the finished games, histograms that count every finished game.
+// A file of version 1 or 2 reads its "fired" (rule starts) into `reached` and leaves `fired`
+// empty; `version` is the file's. Throws StatsError.
+SimulationStats stats_from_json(const nlohmann::json& j);
+
+// stats_from_json of a file's text; text that is not JSON throws StatsError("not JSON: ...").
+SimulationStats stats_from_text(std::string_view text);
+
+}  // namespace rulebook::stats

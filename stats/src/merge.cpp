@@ -1,0 +1,101 @@
+// Merging the shards of one run: checking that they belong together, then adding them up.
+#include "rulebook/stats/merge.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include "counts.hpp"
+
+namespace rulebook::stats {
+
+using detail::add_count;
+
+SimulationStats merge_stats(std::vector<SimulationStats> shards, const std::vector<std::string>& names) {
+  if (shards.empty()) throw StatsError("no statistics to merge");
+  // Sorted by shard, with each shard's name alongside.
+  std::vector<std::size_t> order(shards.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return shards[a].shard < shards[b].shard; });
+  const auto name = [&](std::size_t i) {
+    return i < names.size() ? names[i] : fmt::format("shard {}", shards[i].shard);
+  };
+  const SimulationStats& head = shards[order.front()];
+  const auto differs = [&](const SimulationStats& s) -> const char* {
+    if (s.version != head.version) return "the version of the statistics format (games are seeded differently)";
+    if (s.source_hash != head.source_hash || s.ruleset != head.ruleset) return "the rules";
+    if (s.file != head.file) return "the rule file's path";
+    if (s.players_requested != head.players_requested) return "--players";
+    if (s.options != head.options) return "--option";
+    if (s.seed != head.seed) return "--seed";
+    if (s.max_moves != head.max_moves) return "--max-moves";
+    if (s.games != head.games) return "--games";
+    if (s.shards != head.shards) return "the number of shards";
+    if (s.labels != head.labels || s.label_places != head.label_places) return "the rule labels";
+    if (!s.automated.empty() && !head.automated.empty() && s.automated != head.automated) return "the seats";
+    return nullptr;
+  };
+  for (const SimulationStats& s : shards) {
+    if (const char* what = differs(s)) {
+      throw StatsError(fmt::format("shard {} and shard {} differ in {}: they are not parts of one run", head.shard,
+                                   s.shard, what));
+    }
+  }
+  // A file read is sized by its labels and seats (stats_from_json checks it), and so are
+  // statistics filled by `add`; statistics made some other way could be added past an end.
+  for (const SimulationStats& s : shards) {
+    if (s.wins.size() != s.automated.size() || s.reached.size() != s.labels.size() ||
+        s.fired.size() != head.fired.size() || (!s.fired.empty() && s.fired.size() != s.labels.size())) {
+      throw StatsError(
+          fmt::format("shard {}: \"wins\", \"reached\" or \"fired\" do not fit its seats and labels", s.shard));
+    }
+  }
+  for (std::int64_t i = 0; i < head.shards; ++i) {
+    const auto count = std::count_if(shards.begin(), shards.end(), [&](const auto& s) { return s.shard == i; });
+    if (count == 0) throw StatsError(fmt::format("shard {} of {} is missing", i, head.shards));
+    if (count > 1) throw StatsError(fmt::format("shard {} of {} is given {} times", i, head.shards, count));
+  }
+  for (const SimulationStats& s : shards) {
+    const auto [first, last] = shard_range(s.games, s.shard, s.shards);
+    if (s.interrupted || s.played != last - first) {
+      throw StatsError(fmt::format("shard {} of {} was interrupted after {} of its {} games; run it again", s.shard,
+                                   s.shards, s.played, last - first));
+    }
+  }
+  // The first shard holds what was run; the others' games are added to it, in shard order,
+  // so that the capped games listed are the run's first ones. Every count of a file that was
+  // read is checked against its own games, but the sums are checked too: a made-up file can
+  // hold rule firings near 2^64.
+  SimulationStats out = std::move(shards[order.front()]);
+  out.shard = 0;
+  out.shards = 1;
+  for (auto i = order.begin() + 1; i != order.end(); ++i) {
+    const SimulationStats& s = shards[*i];
+    const std::string in = name(*i);
+    if (out.automated.empty()) {
+      out.automated = s.automated;
+      out.wins.assign(out.automated.size(), 0);
+    }
+    add_count(out.played, s.played, in + ": \"played\"");
+    add_count(out.no_winner, s.no_winner, in + ": \"no_winner\"");
+    add_count(out.capped, s.capped, in + ": \"capped\"");
+    for (const std::int64_t g : s.capped_games) {
+      if (out.capped_games.size() < kCappedListed) out.capped_games.push_back(g);
+    }
+    for (std::size_t p = 0; p < s.wins.size(); ++p) {
+      add_count(out.wins[p], s.wins[p], fmt::format("{}: \"wins\" of player {}", in, p));
+    }
+    for (const auto& [value, count] : s.rounds) add_count(out.rounds[value], count, in + ": \"rounds\"");
+    for (const auto& [value, count] : s.moves) add_count(out.moves[value], count, in + ": \"moves\"");
+    for (std::size_t l = 0; l < s.reached.size(); ++l) {
+      add_count(out.reached[l], s.reached[l], fmt::format("{}: \"reached\" of label {}", in, l));
+    }
+    for (std::size_t l = 0; l < s.fired.size(); ++l) {
+      add_count(out.fired[l], s.fired[l], fmt::format("{}: \"fired\" of label {}", in, l));
+    }
+  }
+  return out;
+}
+
+}  // namespace rulebook::stats
