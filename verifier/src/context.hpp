@@ -2,6 +2,7 @@
 // inductive invariants and the sampled games.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -71,7 +72,14 @@ struct Context {
 // failed, or nothing.
 std::string vacuity_failure(Context& ctx);
 
+// The method of a finding proved from the inferred invariants.
+inline constexpr const char* kInductive = "invariants inferred from simulated games and proved inductive by Z3";
+
 // Property checks (each appends its findings).
+void check_obligations(Context& ctx, const std::set<std::string>& wanted, std::vector<Finding>& out);
+void check_invariants(Context& ctx, std::vector<Finding>& out);
+void check_reachability(Context& ctx, std::vector<Finding>& out);
+void check_winnability(Context& ctx, std::vector<Finding>& out);
 void check_termination(const Context& ctx, std::vector<Finding>& out, bool rounds, bool game, bool claims);
 void check_knowable_moves(const Context& ctx, std::vector<Finding>& out);
 
