@@ -57,11 +57,44 @@ void Replayer::snapshot_step(const State& state) {
 
 void Replayer::round_ended(const State& state) { record_round_end(state, false); }
 
+// ---- the machine's events: each check runs guarded, its failure is the verdict ---------
+
+bool Replayer::shuffle_result(const State& state, std::int32_t zone, std::vector<CardId>& cards) {
+  bool given = false;
+  guarded([&] { given = check_shuffle(state, zone, cards); });
+  return given;
+}
+
+void Replayer::dealt(const State& state, std::int32_t from, std::int32_t to, const std::vector<CardId>& cards) {
+  guarded([&] { check_deal(state, from, to, cards); });
+}
+
+void Replayer::round_started(const State& state) {
+  guarded([&] { check_round(state); });
+}
+
+void Replayer::chose(const State& state, PlayerId player, std::int32_t rule, const Value& choice, bool by_policy) {
+  guarded([&] { check_policy(state, player, rule, choice, by_policy); });
+}
+
+SinkVerdict Replayer::verdict() const {
+  if (!pending_) return SinkVerdict::kContinue;
+  const bool log_ran_out = std::holds_alternative<LogEnded>(*pending_) || std::holds_alternative<LogCut>(*pending_);
+  return log_ran_out ? SinkVerdict::kStop : SinkVerdict::kError;
+}
+
+void Replayer::raise_pending() {
+  if (!pending_) return;
+  Pending p = std::move(*pending_);
+  pending_.reset();
+  std::visit([](auto& stop) { throw std::move(stop); }, p);
+}
+
 void Replayer::ended(const State& state) {
   if (!state.fault && state.rounds > 0) record_round_end(state, true);
 }
 
-bool Replayer::shuffle_result(const State& state, std::int32_t zone, std::vector<CardId>& cards) {
+bool Replayer::check_shuffle(const State& state, std::int32_t zone, std::vector<CardId>& cards) {
   const std::string where = machine_.where(ir_.code[static_cast<std::size_t>(state.pc)].span);
   const LogEvent* event = reader_.peek();
   if (event == nullptr) throw LogEnded{fmt::format("the result of shuffling {} ({})", names_.zone_text(zone), where), state, "", "", {}};
@@ -112,7 +145,7 @@ bool Replayer::shuffle_result(const State& state, std::int32_t zone, std::vector
   return true;
 }
 
-void Replayer::dealt(const State& state, std::int32_t from, std::int32_t to, const std::vector<CardId>& cards) {
+void Replayer::check_deal(const State& state, std::int32_t from, std::int32_t to, const std::vector<CardId>& cards) {
   // Deal lines may be left out; one that is given must describe the next deal between its zones.
   const LogEvent* event = reader_.peek();
   if (event == nullptr || event->type != EventType::kDeal) return;
@@ -134,7 +167,7 @@ void Replayer::dealt(const State& state, std::int32_t from, std::int32_t to, con
   reader_.advance();
 }
 
-void Replayer::round_started(const State& state) {
+void Replayer::check_round(const State& state) {
   const LogEvent* event = reader_.peek();
   if (event == nullptr || event->type != EventType::kRound) return;
   if (!event->value().at("round").is(state.rounds)) {
@@ -143,7 +176,7 @@ void Replayer::round_started(const State& state) {
   reader_.advance();
 }
 
-void Replayer::chose(const State& state, PlayerId player, std::int32_t rule, const Value& choice, bool by_policy) {
+void Replayer::check_policy(const State& state, PlayerId player, std::int32_t rule, const Value& choice, bool by_policy) {
   if (!by_policy) return;  // a move of the log, checked before it was applied
   const LogEvent* event = reader_.peek();
   // Automated decisions may be left out of a log; a policy line, or a move line of this
@@ -226,7 +259,9 @@ void Replayer::check_move(State& state, const LogEvent& event) {
   }
   record_step(event.line.number, player, choice, decision.instr, false, state);
   reader_.advance();
-  machine_.apply(state, static_cast<std::size_t>(it - decision.options.begin()), this);
+  if (machine_.apply(state, static_cast<std::size_t>(it - decision.options.begin()), this) != SinkVerdict::kContinue) {
+    raise_pending();
+  }
   snapshot_step(state);
 }
 
@@ -369,7 +404,10 @@ void Replayer::run() {
   const GameConfig config = read_header();
   State state;
   try {
-    state = machine_.start(config, this);
+    State started = machine_.start(config, this);
+    // Stopped while the game was set up: the replay keeps no state of it (as it never had).
+    if (verdict() != SinkVerdict::kContinue) raise_pending();
+    state = std::move(started);
     play(state);
   } catch (const ConfigError& e) {
     bad_log(header_line_, "options", e.what());
