@@ -21,7 +21,7 @@
 #include "progress.hpp"
 #include "simulation_stats.hpp"
 #include "stop_signals.hpp"
-#include "rulebook/interpreter/log.hpp"
+#include "rulebook/logs/log.hpp"
 #include "rulebook/interpreter/simulate.hpp"
 
 namespace rulebook::cli {

@@ -3,14 +3,14 @@
 // sink (replayer.hpp): the rules drive, the log is read as they go, so a log of any length is
 // never held in memory as a whole. This file follows the game; replay_reading.cpp reads the
 // log's values and words the diagnostics.
-#include "rulebook/interpreter/replay.hpp"
+#include "rulebook/logs/replay.hpp"
 
 #include <algorithm>
 
 #include <fmt/format.h>
 
 #include "replayer.hpp"
-#include "rulebook/interpreter/table_view.hpp"
+#include "rulebook/logs/table_view.hpp"
 #include "why_illegal.hpp"
 
 namespace rulebook::interpreter::detail {
@@ -56,94 +56,6 @@ void Replayer::snapshot_step(const State& state) {
 }
 
 void Replayer::round_ended(const State& state) { record_round_end(state, false); }
-
-// ---- the machine's events: each check runs guarded, its failure is the verdict ---------
-
-bool Replayer::shuffle_result(const State& state, std::int32_t zone, std::vector<CardId>& cards) {
-  bool given = false;
-  guarded([&] { given = check_shuffle(state, zone, cards); });
-  return given;
-}
-
-void Replayer::dealt(const State& state, std::int32_t from, std::int32_t to, const std::vector<CardId>& cards) {
-  guarded([&] { check_deal(state, from, to, cards); });
-}
-
-void Replayer::round_started(const State& state) {
-  guarded([&] { check_round(state); });
-}
-
-void Replayer::chose(const State& state, PlayerId player, std::int32_t rule, const Value& choice, bool by_policy) {
-  guarded([&] { check_policy(state, player, rule, choice, by_policy); });
-}
-
-SinkVerdict Replayer::verdict() const {
-  if (!pending_) return SinkVerdict::kContinue;
-  const bool log_ran_out = std::holds_alternative<LogEnded>(*pending_) || std::holds_alternative<LogCut>(*pending_);
-  return log_ran_out ? SinkVerdict::kStop : SinkVerdict::kError;
-}
-
-void Replayer::raise_pending() {
-  if (!pending_) return;
-  Pending p = std::move(*pending_);
-  pending_.reset();
-  std::visit([](auto& stop) { throw std::move(stop); }, p);
-}
-
-void Replayer::ended(const State& state) {
-  if (!state.fault && state.rounds > 0) record_round_end(state, true);
-}
-
-bool Replayer::check_shuffle(const State& state, std::int32_t zone, std::vector<CardId>& cards) {
-  const std::string where = machine_.where(ir_.code[static_cast<std::size_t>(state.pc)].span);
-  const LogEvent* event = reader_.peek();
-  if (event == nullptr) throw LogEnded{fmt::format("the result of shuffling {} ({})", names_.zone_text(zone), where), state, "", "", {}};
-  if (event->type == EventType::kCut) cut(*event, state);
-  if (event->type != EventType::kShuffle) {
-    bad_log(event->line, "", fmt::format("the rules shuffle {} here ({}), but the log has a {} line: a log gives the result of every shuffle",
-                                    names_.zone_text(zone), where, event_name(event->type)));
-  }
-  const std::int32_t logged = names_.zone(event->line, event->value().at("shuffle"), "shuffle");
-  if (logged != zone) {
-    bad_log(event->line, "shuffle", fmt::format("the rules shuffle {} here ({}), not {}", names_.zone_text(zone), where, names_.zone_text(logged)));
-  }
-  const bool full = event->value().contains("cards");
-  if (full == event->value().contains("top")) {
-    // Both would be read one way and the other silently dropped: which did the writer mean?
-    bad_log(event->line, full ? "top" : "",
-            fmt::format("a shuffle line gives the result as \"cards\" (all of them, bottom to top) or \"top\" (from the top down){}",
-                        full ? ", not both" : ""));
-  }
-  const char* key = full ? "cards" : "top";
-  const std::vector<CardId> listed = names_.cards(state, event->line, event->value().at(key), key);
-  for (const CardId c : listed) {
-    if (state.card_zone[static_cast<std::size_t>(c)] != zone) {
-      bad_log(event->line, key, fmt::format("{} is not in {} but in {}", machine_.card_name(state, c), names_.zone_text(zone),
-                                       names_.zone_text(state.card_zone[static_cast<std::size_t>(c)])));
-    }
-  }
-  if (full && listed.size() != cards.size()) {
-    std::vector<CardId> missing;
-    for (const CardId c : cards) {
-      if (std::find(listed.begin(), listed.end(), c) == listed.end()) missing.push_back(c);
-    }
-    bad_log(event->line, key, fmt::format("{} holds {} cards; the shuffle leaves out {}", names_.zone_text(zone), cards.size(),
-                                     names_.cards_text(state, missing)));
-  }
-  if (full) {
-    cards = listed;
-  } else {
-    // The cards not listed stay below, in the order they had; the listed ones go on top.
-    std::vector<CardId> order;
-    for (const CardId c : cards) {
-      if (std::find(listed.begin(), listed.end(), c) == listed.end()) order.push_back(c);
-    }
-    order.insert(order.end(), listed.rbegin(), listed.rend());
-    cards = std::move(order);
-  }
-  reader_.advance();
-  return true;
-}
 
 void Replayer::check_deal(const State& state, std::int32_t from, std::int32_t to, const std::vector<CardId>& cards) {
   // Deal lines may be left out; one that is given must describe the next deal between its zones.

@@ -11,8 +11,8 @@
 
 #include "log_names.hpp"
 #include "log_reader.hpp"
-#include "rulebook/interpreter/log.hpp"
-#include "rulebook/interpreter/replay.hpp"
+#include "rulebook/logs/log.hpp"
+#include "rulebook/logs/replay.hpp"
 
 namespace rulebook::interpreter::detail {
 
