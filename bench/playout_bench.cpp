@@ -5,9 +5,9 @@
 #include <string>
 
 #include "rulebook/grammar/load.hpp"
-#include "rulebook/interpreter/log.hpp"
+#include "rulebook/logs/log.hpp"
 #include "rulebook/ir/lower.hpp"
-#include "rulebook/interpreter/replay.hpp"
+#include "rulebook/logs/replay.hpp"
 #include "native/native.hpp"
 #include "rulebook/interpreter/simulate.hpp"
 

@@ -16,9 +16,9 @@
 #include "number_options.hpp"
 #include "output.hpp"
 #include "rulebook/interpreter/agent.hpp"
-#include "rulebook/interpreter/log.hpp"
-#include "rulebook/interpreter/narrator.hpp"
-#include "rulebook/interpreter/table_view.hpp"
+#include "rulebook/logs/log.hpp"
+#include "rulebook/logs/narrator.hpp"
+#include "rulebook/logs/table_view.hpp"
 
 namespace rulebook::cli {
 

@@ -20,8 +20,8 @@
 #include "number_options.hpp"
 #include "output.hpp"
 #include "rulebook/grammar/load.hpp"
-#include "rulebook/interpreter/recorder.hpp"
-#include "rulebook/interpreter/replay.hpp"
+#include "rulebook/logs/recorder.hpp"
+#include "rulebook/logs/replay.hpp"
 
 namespace rulebook::cli {
 

@@ -15,7 +15,7 @@
 #include "game_setup.hpp"
 #include "output.hpp"
 #include "replay_views.hpp"
-#include "rulebook/interpreter/replay.hpp"
+#include "rulebook/logs/replay.hpp"
 
 namespace rulebook::cli {
 

@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "rulebook/interpreter/replay.hpp"
-#include "rulebook/interpreter/table_view.hpp"
+#include "rulebook/logs/replay.hpp"
+#include "rulebook/logs/table_view.hpp"
 
 namespace rulebook::cli {
 

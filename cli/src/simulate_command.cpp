@@ -20,7 +20,7 @@
 #include "progress.hpp"
 #include "save_stats.hpp"
 #include "stop_signals.hpp"
-#include "rulebook/interpreter/log.hpp"
+#include "rulebook/logs/log.hpp"
 #include "rulebook/interpreter/simulate.hpp"
 #include "rulebook/stats/report.hpp"
 #include "rulebook/stats/simulation_stats.hpp"

@@ -75,9 +75,12 @@ void Executor::run() {
   const bool observe = sink_ != nullptr && sink_->observes_steps();
   loop_top_ = loop_end_ = -1;
   try {
-    while (!s_.finished && !s_.decision) {
+    while (!s_.finished && !s_.decision && !halted_) {
       if (++steps > Machine::kMaxStepsBetweenDecisions) endless_loop(steps - 1);
-      if (observe) sink_->stepping(s_);
+      if (observe) {
+        sink_->stepping(s_);
+        if (halted()) break;  // before the instruction: it has not run
+      }
       step();
     }
   } catch (const FaultSignal& f) {
@@ -89,6 +92,7 @@ void Executor::run() {
     s_.decision.reset();
   }
   s_.steps += steps;
+  if (halted_) return;  // stopped by the sink: no end to report
   if (s_.finished && sink_ != nullptr) sink_->ended(s_);
 }
 
@@ -120,6 +124,7 @@ void Executor::step() {
         take_out(c);
         put(c, target, (in.flags & kAtBottom) != 0, 0, in.flags);
         if (sink_ != nullptr) sink_->moved(s_, c, from, was_up);
+        if (halted()) return;
         break;
       }
       const std::vector<CardId> cards = card_list(moved, in.span);
@@ -131,6 +136,7 @@ void Executor::step() {
         take_out(c);
         put(c, target, (in.flags & kAtBottom) != 0, position++, in.flags);
         if (sink_ != nullptr) sink_->moved(s_, c, from, was_up);
+        if (halted()) return;
       }
       break;
     }
@@ -151,6 +157,7 @@ void Executor::step() {
         dealt.push_back(c);
       }
       if (sink_ != nullptr) sink_->dealt(s_, from, to, dealt);
+      if (halted()) return;
       break;
     }
     case OpCode::kShuffle: {
@@ -162,6 +169,7 @@ void Executor::step() {
       if (sink_ != nullptr) {
         order = cards;
         given = sink_->shuffle_result(s_, zone, order);
+        if (halted()) return;  // no result: the zone keeps its order
       }
       if (given) {
         std::vector<CardId> a = order, b = cards;
@@ -176,6 +184,7 @@ void Executor::step() {
         s_.rng.shuffle(cards);
       }
       if (sink_ != nullptr) sink_->shuffled(s_, zone);
+      if (halted()) return;
       break;
     }
     case OpCode::kFlip:
@@ -183,6 +192,7 @@ void Executor::step() {
         const bool was_up = s_.card_face_up[static_cast<std::size_t>(c)] != 0;
         s_.card_face_up[static_cast<std::size_t>(c)] = (in.flags & kFaceUp) != 0 ? 1 : 0;
         if (sink_ != nullptr) sink_->flipped(s_, c, was_up);
+        if (halted()) return;
       }
       break;
     case OpCode::kSet:
@@ -262,9 +272,11 @@ void Executor::step() {
       break;
     case OpCode::kRoundStart:
       if (sink_ != nullptr && s_.rounds > 0) sink_->round_ended(s_);
+      if (halted()) return;
       ++s_.rounds;
       init_vars(true);
       if (sink_ != nullptr) sink_->round_started(s_);
+      if (halted()) return;
       break;
   }
   s_.pc = next;
@@ -301,7 +313,7 @@ bool Executor::choose(const Instr& in) {
     s_.locals[static_cast<std::size_t>(in.a)] = *it;
     ++s_.moves;
     if (sink_ != nullptr) sink_->chose(s_, chooser, in.rule, *it, true);
-    return false;
+    return halted();  // stopped: step() returns as if the game waited
   }
   s_.decision = Decision{chooser, in.rule, s_.pc, std::move(options), s_.holding};
   return true;

@@ -132,7 +132,7 @@ class Executor {
   void write(const Instr& in, bool add, std::int32_t slot, Value value);
   void apply_write(std::int32_t slot, bool add, Value value, const grammar::SourceSpan& span);
   void init_vars(bool per_round_only);
-  // Runs until a decision, the end, or a fault.
+  // Runs until a decision, the end, a fault, or a sink's verdict that stops the game.
   void run();
   void step();
   void note_effect(std::int32_t label);
@@ -140,6 +140,12 @@ class Executor {
   bool choose(const Instr& in);
 
  private:
+  // After an event: whether the sink stops the game (EventSink::verdict). Once it has, the
+  // executor unwinds to run() and runs nothing more.
+  bool halted() {
+    if (!halted_ && sink_ != nullptr && sink_->verdict() != SinkVerdict::kContinue) halted_ = true;
+    return halted_;
+  }
   // A jump back from `end` to `top` goes round a loop (the round's last jump goes round the
   // round). Keeps the loop that encloses every loop gone round since the run began, or the
   // latest one outside it, so that when the rules loop with no decision, the loop kept is
@@ -157,6 +163,7 @@ class Executor {
   State& s_;
   EventSink* sink_;
   std::int32_t loop_top_ = -1, loop_end_ = -1;
+  bool halted_ = false;
 };
 
 template <typename Visit>

@@ -160,7 +160,7 @@ const std::vector<Value>& Machine::legal_moves(const State& state) const {
   return state.decision ? state.decision->options : kNone;
 }
 
-void Machine::apply(State& state, std::size_t index, EventSink* sink) const {
+SinkVerdict Machine::apply(State& state, std::size_t index, EventSink* sink) const {
   if (!state.decision) throw std::logic_error("apply: the game is not waiting for a move");
   if (index >= state.decision->options.size()) throw std::out_of_range("apply: no such move");
   const Instr& in = ir_->code[static_cast<std::size_t>(state.decision->instr)];
@@ -170,14 +170,19 @@ void Machine::apply(State& state, std::size_t index, EventSink* sink) const {
   state.decision.reset();
   ++state.moves;
   ++state.pc;
-  if (sink != nullptr) sink->chose(state, player, in.rule, chosen, false);
+  if (sink != nullptr) {
+    sink->chose(state, player, in.rule, chosen, false);
+    if (sink->verdict() != SinkVerdict::kContinue) return sink->verdict();
+  }
   Executor(*exec_, state, sink).run();
+  return sink == nullptr ? SinkVerdict::kContinue : sink->verdict();
 }
 
-void Machine::refresh(State& state, EventSink* sink) const {
-  if (!state.decision) return;
+SinkVerdict Machine::refresh(State& state, EventSink* sink) const {
+  if (!state.decision) return SinkVerdict::kContinue;
   state.decision.reset();  // pc still points at the choice
   Executor(*exec_, state, sink).run();
+  return sink == nullptr ? SinkVerdict::kContinue : sink->verdict();
 }
 
 std::optional<Value> Machine::evaluate(const State& state, ExprId expr) const {

@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "interpreter/game_fixture.hpp"
-#include "rulebook/interpreter/narrator.hpp"
-#include "rulebook/interpreter/table_view.hpp"
+#include "rulebook/logs/narrator.hpp"
+#include "rulebook/logs/table_view.hpp"
 #include "support.hpp"
 
 using rulebook::test::run_rulebook;

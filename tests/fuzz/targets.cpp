@@ -13,7 +13,7 @@
 #include "rulebook/grammar/parse.hpp"
 #include "rulebook/ir/lower.hpp"
 #include "rulebook/interpreter/machine.hpp"
-#include "rulebook/interpreter/replay.hpp"
+#include "rulebook/logs/replay.hpp"
 
 namespace rulebook::fuzz {
 

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "interpreter/game_fixture.hpp"
-#include "rulebook/interpreter/log.hpp"
+#include "rulebook/logs/log.hpp"
 #include "rulebook/interpreter/simulate.hpp"
 
 namespace ri = rulebook::interpreter;

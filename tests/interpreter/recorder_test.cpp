@@ -7,8 +7,8 @@
 
 #include "rulebook/grammar/load.hpp"
 #include "rulebook/ir/lower.hpp"
-#include "rulebook/interpreter/recorder.hpp"
-#include "rulebook/interpreter/replay.hpp"
+#include "rulebook/logs/recorder.hpp"
+#include "rulebook/logs/replay.hpp"
 #include "support.hpp"
 
 namespace {

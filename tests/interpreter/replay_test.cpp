@@ -10,9 +10,9 @@
 
 #include "rulebook/grammar/load.hpp"
 #include "rulebook/interpreter/agent.hpp"
-#include "rulebook/interpreter/log.hpp"
+#include "rulebook/logs/log.hpp"
 #include "rulebook/ir/lower.hpp"
-#include "rulebook/interpreter/replay.hpp"
+#include "rulebook/logs/replay.hpp"
 #include "rulebook/interpreter/simulate.hpp"
 #include "support.hpp"
 

@@ -15,7 +15,7 @@
 
 #include "native/native.hpp"
 #include "rulebook/interpreter/agent.hpp"
-#include "rulebook/interpreter/log.hpp"
+#include "rulebook/logs/log.hpp"
 #include "rulebook/interpreter/simulate.hpp"
 #include "interpreter/game_fixture.hpp"
 #include "support.hpp"

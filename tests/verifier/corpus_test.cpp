@@ -15,7 +15,7 @@
 #include <fmt/format.h>
 
 #include "interpreter/game_fixture.hpp"
-#include "rulebook/interpreter/replay.hpp"
+#include "rulebook/logs/replay.hpp"
 #include "rulebook/verifier/verify.hpp"
 #include "support.hpp"
 

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "rulebook/interpreter/agent.hpp"
-#include "rulebook/interpreter/log.hpp"
+#include "rulebook/logs/log.hpp"
 #include "rulebook/interpreter/simulate.hpp"
 
 namespace rulebook::verifier {

@@ -30,10 +30,29 @@ class ConfigError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// What a sink tells the machine after an event: go on, or stop the game there. A replay
+// stops when the log ends or is cut (kStop) and when the log contradicts the rules (kError).
+enum class SinkVerdict : std::uint8_t {
+  kContinue,  // run on
+  kStop,      // stop here: the sink has what it wanted (not an error)
+  kError,     // stop here: the sink found a problem, which it keeps and reports itself
+};
+
 // Receives what happens in a game, in order, for logs and replays. Every callback is optional.
+//
+// The contract of stopping: after every event (each callback below but `ended` and
+// `stopped`), the machine asks verdict(). On anything but kContinue it stops at once, with
+// no exception: the rest of the instruction that raised the event is not run (pc stays on
+// it), `ended` is not called, and the State is left exactly as the event saw it, so the
+// caller may keep it (a replay's final state). apply() and refresh() return the verdict;
+// after start() ask the sink. A stopped game is not to be run on: its instruction is half
+// done. A sink must not throw through the machine to steer it; rule faults are not the
+// sink's business (they end the game with State::fault).
 class EventSink {
  public:
   virtual ~EventSink() = default;
+  // Asked after each event; a sink that stops keeps returning its verdict.
+  [[nodiscard]] virtual SinkVerdict verdict() const { return SinkVerdict::kContinue; }
   // Called before a shuffle: a sink that knows the result (a replayed log) puts the zone's
   // cards in that order, bottom to top, and returns true; false leaves it to the generator.
   // The result must be an order of the same cards, or the game stops with a rule fault.
@@ -114,12 +133,13 @@ class Machine {
   // The options of the pending decision (empty when the game is over).
   [[nodiscard]] const std::vector<Value>& legal_moves(const State& state) const;
 
-  // Takes option `index` of the pending decision and runs to the next decision or the end.
-  void apply(State& state, std::size_t index, EventSink* sink = nullptr) const;
+  // Takes option `index` of the pending decision and runs to the next decision or the end,
+  // or until the sink stops the game (the sink's verdict, kContinue without a sink).
+  SinkVerdict apply(State& state, std::size_t index, EventSink* sink = nullptr) const;
 
   // Recomputes the pending decision after the state was edited from outside (a scenario
   // that sets up cards by hand): the waiting choice is evaluated again.
-  void refresh(State& state, EventSink* sink = nullptr) const;
+  SinkVerdict refresh(State& state, EventSink* sink = nullptr) const;
 
   [[nodiscard]] View view(const State& state, PlayerId viewer, ViewDetail detail = ViewDetail::kFull) const;
 

@@ -2,7 +2,7 @@
 // visibility rules only (docs/language.md, zone): a face-up card is seen by everyone, a
 // public zone's cards by everyone, an owner zone's cards by its owner. Counts are never
 // hidden: a player at a table sees how many cards each pile and hand holds.
-#include "rulebook/interpreter/table_view.hpp"
+#include "rulebook/logs/table_view.hpp"
 
 #include <algorithm>
 

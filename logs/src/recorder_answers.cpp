@@ -9,9 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "log_names.hpp"
-#include "rulebook/interpreter/log.hpp"
-#include "rulebook/interpreter/recorder.hpp"
-#include "rulebook/interpreter/replay.hpp"
+#include "rulebook/logs/log.hpp"
+#include "rulebook/logs/recorder.hpp"
+#include "rulebook/logs/replay.hpp"
 
 namespace rulebook::interpreter {
 

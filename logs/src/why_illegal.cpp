@@ -12,7 +12,7 @@
 
 #include <fmt/format.h>
 
-#include "executor.hpp"
+#include "rulebook/interpreter/evaluator.hpp"
 
 namespace rulebook::interpreter::detail {
 
@@ -34,7 +34,7 @@ std::string clipped(std::string text) {
 class Explainer {
  public:
   Explainer(const Machine& machine, const grammar::SourceManager& sources, const LogNames& names, const State& state)
-      : ir_(machine.ir()), sources_(sources), names_(names), scratch_(state), exec_(ir_, scratch_, nullptr) {}
+      : ir_(machine.ir()), sources_(sources), names_(names), scratch_(state), eval_(ir_, scratch_) {}
 
   std::vector<grammar::DiagnosticNote> run(const Value& choice) {
     const Decision& decision = *scratch_.decision;
@@ -42,7 +42,7 @@ class Explainer {
     if (choose.code != OpCode::kChoose) return {};
     const std::optional<Value> domain = eval(choose.b);
     if (!domain) return {};
-    const std::optional<bool> in = contains(*domain, choice, choose.span);
+    const std::optional<bool> in = contains(*domain, choice);
     if (!in) return {};
     if (!*in) {
       not_in(choose.b, choice, 0);
@@ -56,27 +56,18 @@ class Explainer {
  private:
   // ---- evaluation ----
 
-  std::optional<Value> eval(ExprId id) {
-    try {
-      return exec_.eval(id);
-    } catch (const FaultSignal&) {
-      return std::nullopt;
-    }
-  }
+  std::optional<Value> eval(ExprId id) { return eval_.eval(id); }
 
   // Whether `x` is an element of `collection`, as `in` decides it; nothing if it faults.
-  std::optional<bool> contains(const Value& collection, const Value& x, const grammar::SourceSpan& span) {
-    try {
-      if (collection.kind == Kind::kZone) {
-        return x.kind == Kind::kCard && x.scalar >= 0 &&
-               scratch_.card_zone[static_cast<std::size_t>(x.scalar)] == collection.scalar;
-      }
-      if (collection.kind != Kind::kSet) return std::nullopt;
-      const std::int64_t key = x.kind == Kind::kSet ? exec_.mask_of(x, span) : x.scalar;
-      return std::binary_search(collection.items.begin(), collection.items.end(), key);
-    } catch (const FaultSignal&) {
-      return std::nullopt;
+  std::optional<bool> contains(const Value& collection, const Value& x) {
+    if (collection.kind == Kind::kZone) {
+      return x.kind == Kind::kCard && x.scalar >= 0 &&
+             scratch_.card_zone[static_cast<std::size_t>(x.scalar)] == collection.scalar;
     }
+    if (collection.kind != Kind::kSet) return std::nullopt;
+    const std::optional<std::int64_t> key = x.kind == Kind::kSet ? eval_.mask_of(x) : std::optional<std::int64_t>(x.scalar);
+    if (!key) return std::nullopt;
+    return std::binary_search(collection.items.begin(), collection.items.end(), *key);
   }
 
   // Binds the parameters of the call `id` (a kDef node) to its arguments, as a call does.
@@ -207,7 +198,7 @@ class Explainer {
           if (n.kids.size() < 2 || n.kids[1] < 0) break;
           const std::optional<Value> domain = eval(n.kids[0]);
           if (!domain) break;
-          const std::optional<bool> in = contains(*domain, x, n.span);
+          const std::optional<bool> in = contains(*domain, x);
           if (!in) break;
           if (!*in) {
             not_in(n.kids[0], x, depth + 1);
@@ -229,7 +220,7 @@ class Explainer {
           if (op != ir::BinaryOp::kSub) break;
           const std::optional<Value> kept = eval(n.kids[0]);
           if (!kept) break;
-          const std::optional<bool> in = contains(*kept, x, n.span);
+          const std::optional<bool> in = contains(*kept, x);
           if (!in) break;
           if (!*in) {
             not_in(n.kids[0], x, depth + 1);
@@ -306,7 +297,7 @@ class Explainer {
   const grammar::SourceManager& sources_;
   const LogNames& names_;
   State scratch_;  // evaluation writes local slots
-  Executor exec_;
+  Evaluator eval_;
   std::vector<grammar::DiagnosticNote> notes_;
 };
 

@@ -1,4 +1,4 @@
-#include "rulebook/interpreter/log.hpp"
+#include "rulebook/logs/log.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

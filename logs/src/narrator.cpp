@@ -3,12 +3,12 @@
 // "a card" to the others, and the passer's own card to the passer); a choice of cards by the
 // same rule; other choices (players, options, numbers) are seen by everyone at the table,
 // except those taken inside `simultaneous`, which are told when the block is over.
-#include "rulebook/interpreter/narrator.hpp"
+#include "rulebook/logs/narrator.hpp"
 
 #include <fmt/format.h>
 
-#include "executor.hpp"
-#include "rulebook/interpreter/table_view.hpp"
+#include "rulebook/interpreter/evaluator.hpp"
+#include "rulebook/logs/table_view.hpp"
 
 namespace rulebook::interpreter {
 
@@ -53,7 +53,7 @@ std::string Narrator::choice_text(const State& state, const Value& choice, Playe
       std::size_t hidden = 0;
       for (const std::int64_t x : choice.items) {
         if (choice.element == Kind::kPlayerSet) {
-          parts.push_back(choice_text(state, detail::players_of_mask(x), viewer));
+          parts.push_back(choice_text(state, players_in_mask(x), viewer));
           continue;
         }
         if (choice.element == Kind::kCard && !sees_card(ir, state, static_cast<CardId>(x), viewer)) {

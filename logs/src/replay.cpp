@@ -3,14 +3,14 @@
 // sink (replayer.hpp): the rules drive, the log is read as they go, so a log of any length is
 // never held in memory as a whole. This file follows the game; replay_reading.cpp reads the
 // log's values and words the diagnostics.
-#include "rulebook/interpreter/replay.hpp"
+#include "rulebook/logs/replay.hpp"
 
 #include <algorithm>
 
 #include <fmt/format.h>
 
 #include "replayer.hpp"
-#include "rulebook/interpreter/table_view.hpp"
+#include "rulebook/logs/table_view.hpp"
 #include "why_illegal.hpp"
 
 namespace rulebook::interpreter::detail {
@@ -57,62 +57,7 @@ void Replayer::snapshot_step(const State& state) {
 
 void Replayer::round_ended(const State& state) { record_round_end(state, false); }
 
-void Replayer::ended(const State& state) {
-  if (!state.fault && state.rounds > 0) record_round_end(state, true);
-}
-
-bool Replayer::shuffle_result(const State& state, std::int32_t zone, std::vector<CardId>& cards) {
-  const std::string where = machine_.where(ir_.code[static_cast<std::size_t>(state.pc)].span);
-  const LogEvent* event = reader_.peek();
-  if (event == nullptr) throw LogEnded{fmt::format("the result of shuffling {} ({})", names_.zone_text(zone), where), state, "", "", {}};
-  if (event->type == EventType::kCut) cut(*event, state);
-  if (event->type != EventType::kShuffle) {
-    bad_log(event->line, "", fmt::format("the rules shuffle {} here ({}), but the log has a {} line: a log gives the result of every shuffle",
-                                    names_.zone_text(zone), where, event_name(event->type)));
-  }
-  const std::int32_t logged = names_.zone(event->line, event->value().at("shuffle"), "shuffle");
-  if (logged != zone) {
-    bad_log(event->line, "shuffle", fmt::format("the rules shuffle {} here ({}), not {}", names_.zone_text(zone), where, names_.zone_text(logged)));
-  }
-  const bool full = event->value().contains("cards");
-  if (full == event->value().contains("top")) {
-    // Both would be read one way and the other silently dropped: which did the writer mean?
-    bad_log(event->line, full ? "top" : "",
-            fmt::format("a shuffle line gives the result as \"cards\" (all of them, bottom to top) or \"top\" (from the top down){}",
-                        full ? ", not both" : ""));
-  }
-  const char* key = full ? "cards" : "top";
-  const std::vector<CardId> listed = names_.cards(state, event->line, event->value().at(key), key);
-  for (const CardId c : listed) {
-    if (state.card_zone[static_cast<std::size_t>(c)] != zone) {
-      bad_log(event->line, key, fmt::format("{} is not in {} but in {}", machine_.card_name(state, c), names_.zone_text(zone),
-                                       names_.zone_text(state.card_zone[static_cast<std::size_t>(c)])));
-    }
-  }
-  if (full && listed.size() != cards.size()) {
-    std::vector<CardId> missing;
-    for (const CardId c : cards) {
-      if (std::find(listed.begin(), listed.end(), c) == listed.end()) missing.push_back(c);
-    }
-    bad_log(event->line, key, fmt::format("{} holds {} cards; the shuffle leaves out {}", names_.zone_text(zone), cards.size(),
-                                     names_.cards_text(state, missing)));
-  }
-  if (full) {
-    cards = listed;
-  } else {
-    // The cards not listed stay below, in the order they had; the listed ones go on top.
-    std::vector<CardId> order;
-    for (const CardId c : cards) {
-      if (std::find(listed.begin(), listed.end(), c) == listed.end()) order.push_back(c);
-    }
-    order.insert(order.end(), listed.rbegin(), listed.rend());
-    cards = std::move(order);
-  }
-  reader_.advance();
-  return true;
-}
-
-void Replayer::dealt(const State& state, std::int32_t from, std::int32_t to, const std::vector<CardId>& cards) {
+void Replayer::check_deal(const State& state, std::int32_t from, std::int32_t to, const std::vector<CardId>& cards) {
   // Deal lines may be left out; one that is given must describe the next deal between its zones.
   const LogEvent* event = reader_.peek();
   if (event == nullptr || event->type != EventType::kDeal) return;
@@ -134,7 +79,7 @@ void Replayer::dealt(const State& state, std::int32_t from, std::int32_t to, con
   reader_.advance();
 }
 
-void Replayer::round_started(const State& state) {
+void Replayer::check_round(const State& state) {
   const LogEvent* event = reader_.peek();
   if (event == nullptr || event->type != EventType::kRound) return;
   if (!event->value().at("round").is(state.rounds)) {
@@ -143,7 +88,7 @@ void Replayer::round_started(const State& state) {
   reader_.advance();
 }
 
-void Replayer::chose(const State& state, PlayerId player, std::int32_t rule, const Value& choice, bool by_policy) {
+void Replayer::check_policy(const State& state, PlayerId player, std::int32_t rule, const Value& choice, bool by_policy) {
   if (!by_policy) return;  // a move of the log, checked before it was applied
   const LogEvent* event = reader_.peek();
   // Automated decisions may be left out of a log; a policy line, or a move line of this
@@ -226,7 +171,9 @@ void Replayer::check_move(State& state, const LogEvent& event) {
   }
   record_step(event.line.number, player, choice, decision.instr, false, state);
   reader_.advance();
-  machine_.apply(state, static_cast<std::size_t>(it - decision.options.begin()), this);
+  if (machine_.apply(state, static_cast<std::size_t>(it - decision.options.begin()), this) != SinkVerdict::kContinue) {
+    raise_pending();
+  }
   snapshot_step(state);
 }
 
@@ -369,7 +316,10 @@ void Replayer::run() {
   const GameConfig config = read_header();
   State state;
   try {
-    state = machine_.start(config, this);
+    State started = machine_.start(config, this);
+    // Stopped while the game was set up: the replay keeps no state of it (as it never had).
+    if (verdict() != SinkVerdict::kContinue) raise_pending();
+    state = std::move(started);
     play(state);
   } catch (const ConfigError& e) {
     bad_log(header_line_, "options", e.what());

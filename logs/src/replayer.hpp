@@ -3,14 +3,16 @@
 // and words the diagnostics, replay.cpp follows the game.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "log_names.hpp"
 #include "log_reader.hpp"
-#include "rulebook/interpreter/log.hpp"
-#include "rulebook/interpreter/replay.hpp"
+#include "rulebook/logs/log.hpp"
+#include "rulebook/logs/replay.hpp"
 
 namespace rulebook::interpreter::detail {
 
@@ -63,8 +65,40 @@ class Replayer : public EventSink {
   void round_started(const State& state) override;
   void round_ended(const State& state) override;
   void ended(const State& state) override;
+  // kStop when the log ended or was cut where the rules need more of it, kError when a line
+  // contradicts the rules or cannot be read: what happened waits in pending_.
+  [[nodiscard]] SinkVerdict verdict() const override;
 
  private:
+  // Why a callback stopped the game. Inside the Replayer, a check that fails throws one of
+  // these (from deep in reading a value); each callback catches it here and returns, so
+  // nothing is thrown through the machine. Once the machine has returned, raise_pending()
+  // throws it again for run() to turn into the result.
+  using Pending = std::variant<ReplayStop, LogError, LogEnded, LogCut>;
+  template <typename Check>
+  void guarded(Check&& check) {
+    if (pending_) return;
+    try {
+      check();
+    } catch (ReplayStop& e) {
+      pending_.emplace(std::move(e));
+    } catch (LogError& e) {
+      pending_.emplace(std::move(e));
+    } catch (LogEnded& e) {
+      pending_.emplace(std::move(e));
+    } catch (LogCut& e) {
+      pending_.emplace(std::move(e));
+    }
+  }
+  // Throws what stopped the game, if anything did.
+  void raise_pending();
+
+  // The checks behind the callbacks; they throw when the log and the rules disagree.
+  bool check_shuffle(const State& state, std::int32_t zone, std::vector<CardId>& cards);
+  void check_deal(const State& state, std::int32_t from, std::int32_t to, const std::vector<CardId>& cards);
+  void check_round(const State& state);
+  void check_policy(const State& state, PlayerId player, std::int32_t rule, const Value& choice, bool by_policy);
+
   GameConfig read_header();
   // Runs the game move by move from the log until it ends, or the log says it was stopped.
   void play(State& state);
@@ -116,6 +150,7 @@ class Replayer : public EventSink {
   LogLine header_line_;
 
   LogNames names_;
+  std::optional<Pending> pending_;
 };
 
 }  // namespace rulebook::interpreter::detail

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "rulebook/interpreter/log.hpp"
+#include "rulebook/logs/log.hpp"
 
 namespace rulebook::interpreter::detail {
 

@@ -4,7 +4,7 @@
 // order a `top` shuffle line gives them (docs/log-format.md). When a card nobody has named
 // becomes visible to anyone (face up, or in a zone its owner or everyone sees), the run stops
 // and asks which card it really is. recorder_answers.cpp takes the answers.
-#include "rulebook/interpreter/recorder.hpp"
+#include "rulebook/logs/recorder.hpp"
 
 #include <algorithm>
 
@@ -12,7 +12,7 @@
 
 #include "log_names.hpp"
 #include "recorder_run.hpp"
-#include "rulebook/interpreter/log.hpp"
+#include "rulebook/logs/log.hpp"
 
 namespace rulebook::interpreter::detail {
 

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "log_names.hpp"
-#include "rulebook/interpreter/log.hpp"
-#include "rulebook/interpreter/recorder.hpp"
+#include "rulebook/logs/log.hpp"
+#include "rulebook/logs/recorder.hpp"
 
 namespace rulebook::interpreter::detail {
 
