@@ -12,17 +12,13 @@
 #include <vector>
 
 #include "rulebook/grammar/program.hpp"
+#include "rulebook/ir/builtins.hpp"
 #include "rulebook/ir/value.hpp"
 
 namespace rulebook::ir {
 
 using ExprId = std::int32_t;  // -1: absent
 using Slot = std::int32_t;
-
-enum class Builtin : std::uint8_t {
-  kCount, kEmpty, kTop, kBottom, kRank, kSuit, kColor, kKind, kFaceUp, kFaceDown, kIndex,
-  kLeftOf, kRightOf, kOpposite, kDistance, kSubsets, kMax, kMin,
-};
 
 enum class ExprOp : std::uint8_t {
   kConst,          // constant
