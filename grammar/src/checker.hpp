@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "rulebook/grammar/builtins.def.hpp"
 #include "rulebook/grammar/check.hpp"
 
 namespace rulebook::grammar {
@@ -57,6 +58,9 @@ class Checker {
   void stmt(const ast::Stmt& s, StmtContext context);
   Type def_type(const std::string& name);
   Type call(const ast::Call& node, SourceSpan span);
+  // False (and the arguments checked for their own errors) when the count is outside lo..hi.
+  bool arity(const ast::Call& node, SourceSpan span, std::size_t lo, std::size_t hi);
+  Type builtin_call(const BuiltinSignature& sig, const ast::Call& node, SourceSpan span);
   Type binary(const ast::Binary& node, SourceSpan span);
   void order(const ast::Order& o, const Type& domain, const ast::Expr& domain_expr);
   void assignable_target(const ast::Expr& target, const Type& value_type, bool must_be_int,

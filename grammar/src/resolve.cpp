@@ -7,16 +7,12 @@
 #include <fmt/format.h>
 
 #include "checker.hpp"
+#include "rulebook/grammar/builtins.def.hpp"
 #include "expansion.hpp"
 
 namespace rulebook::grammar {
 
 namespace {
-
-// Builtin functions; their names cannot be redefined.
-const char* const kBuiltinFunctions[] = {
-    "count", "empty", "top", "bottom", "rank", "suit", "color", "kind", "face_up", "face_down",
-    "index", "left_of", "right_of", "opposite", "distance", "subsets", "max", "min"};
 
 template <typename T>
 const T* as(const ast::Decl& d) {
@@ -25,10 +21,8 @@ const T* as(const ast::Decl& d) {
 
 }  // namespace
 
-bool is_builtin_function(const std::string& name) {
-  return std::find(std::begin(kBuiltinFunctions), std::end(kBuiltinFunctions), name) !=
-         std::end(kBuiltinFunctions);
-}
+// Builtin functions (the table in builtins.def.hpp); their names cannot be redefined.
+bool is_builtin_function(const std::string& name) { return builtin_index(name).has_value(); }
 
 std::optional<Program> check_program(ast::RulesFile file, Diagnostics& diagnostics) {
   Checker checker(diagnostics);

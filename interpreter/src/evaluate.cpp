@@ -355,6 +355,12 @@ Value Executor::builtin(const ExprNode& n) {
     }
     case Builtin::kMax: return Value::integer(std::max(int_arg(arg(0), n.span), int_arg(arg(1), n.span)));
     case Builtin::kMin: return Value::integer(std::min(int_arg(arg(0), n.span), int_arg(arg(1), n.span)));
+    case Builtin::kAbs: {
+      const std::int64_t x = int_arg(arg(0), n.span);
+      // -x of the smallest integer is one past the largest.
+      if (x == std::numeric_limits<std::int64_t>::min()) fault(FaultKind::kIntegerOverflow, n.span, "integer overflow");
+      return Value::integer(x < 0 ? -x : x);
+    }
   }
   fault(FaultKind::kUnsupported, n.span, "unknown builtin");
 }

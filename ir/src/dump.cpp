@@ -171,7 +171,7 @@ class Dumper {
       case ExprOp::kOption: detail = ir_.options[static_cast<std::size_t>(n.index)].name; break;
       case ExprOp::kZone: detail = ir_.zones[static_cast<std::size_t>(n.index)].name; break;
       case ExprOp::kDef: detail = ir_.defs[static_cast<std::size_t>(n.index)].name; break;
-      case ExprOp::kBuiltin: detail = fmt::format("builtin #{}", n.sub); break;
+      case ExprOp::kBuiltin: detail = std::string(builtin_name(static_cast<Builtin>(n.sub))); break;
       case ExprOp::kBinary: detail = binary_name(n.binary_op()); break;
       case ExprOp::kQuant: detail = fmt::format("{} l{}", quant_name(n.quant_kind()), n.index); break;
       case ExprOp::kExtremum: detail = fmt::format("{} l{}", n.sub != 0 ? "max" : "min", n.index); break;

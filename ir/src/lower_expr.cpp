@@ -72,15 +72,8 @@ ExprId Lowerer::lower(const ast::Call& n, const ast::Expr& e) {
   std::vector<ExprId> args;
   for (const ast::Expr& a : n.args) args.push_back(expr(a));
   const std::string& name = n.callee.text;
-  static const std::map<std::string, Builtin> kBuiltins = {
-      {"count", Builtin::kCount},     {"empty", Builtin::kEmpty},       {"top", Builtin::kTop},
-      {"bottom", Builtin::kBottom},   {"rank", Builtin::kRank},         {"suit", Builtin::kSuit},
-      {"color", Builtin::kColor},     {"kind", Builtin::kKind},         {"face_up", Builtin::kFaceUp},
-      {"face_down", Builtin::kFaceDown}, {"index", Builtin::kIndex},    {"left_of", Builtin::kLeftOf},
-      {"right_of", Builtin::kRightOf}, {"opposite", Builtin::kOpposite}, {"distance", Builtin::kDistance},
-      {"subsets", Builtin::kSubsets}, {"max", Builtin::kMax},           {"min", Builtin::kMin}};
-  if (const auto b = kBuiltins.find(name); b != kBuiltins.end()) {
-    return node(ExprOp::kBuiltin, e, std::move(args), -1, static_cast<std::uint8_t>(b->second));
+  if (const auto b = builtin_by_name(name)) {
+    return node(ExprOp::kBuiltin, e, std::move(args), -1, static_cast<std::uint8_t>(*b));
   }
   if (const auto v = var_ids_.find(name); v != var_ids_.end()) return node(ExprOp::kVar, e, std::move(args), v->second);
   if (const auto z = zone_ids_.find(name); z != zone_ids_.end()) return node(ExprOp::kZone, e, std::move(args), z->second);

@@ -477,6 +477,15 @@ Encoder::Sym Encoder::Run::builtin(const ir::ExprNode& n) {
       const z3::expr x = as_int(eval(n.kids[0])), y = as_int(eval(n.kids[1]));
       return make_int(b == Builtin::kMax ? z3::ite(x >= y, x, y) : z3::ite(x <= y, x, y));
     }
+    case Builtin::kAbs: {
+      const Sym v = eval(n.kids[0]);
+      const z3::expr x = as_int(v);
+      oblige(ir::FaultKind::kIntegerOverflow, x != ctx_.int_val(std::numeric_limits<int64_t>::min()), n.span,
+             "abs() of an integer above the smallest");
+      Sym out = make_int(z3::ite(x >= num(0), x, -x));
+      out.varies = v.varies;
+      return out;
+    }
   }
   return unknown();
 }

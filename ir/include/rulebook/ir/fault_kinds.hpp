@@ -56,11 +56,17 @@ inline constexpr std::array kFaultKinds = {
   return kFaultKinds[static_cast<std::size_t>(kind)];
 }
 
-// A set of fault kinds: what an operation of the IR may raise (ir.hpp's tables).
+// A set of fault kinds: what an operation of the IR may raise (the tables of ir.hpp and
+// builtins.hpp write a `|` of the kMay bits).
 using FaultMask = std::uint32_t;
-inline constexpr FaultMask kNoFault = 0;
-[[nodiscard]] constexpr FaultMask may(FaultKind kind) { return FaultMask{1} << static_cast<unsigned>(kind); }
-[[nodiscard]] constexpr bool may_raise(FaultMask mask, FaultKind kind) { return (mask & may(kind)) != 0; }
-static_assert(kFaultKinds.size() <= 32, "FaultMask holds 32 kinds");
+inline constexpr FaultMask kNoFaults = 0;
+#define RULEBOOK_FAULT_BIT(name, property, what) \
+  inline constexpr FaultMask kMay##name = FaultMask{1} << static_cast<unsigned>(FaultKind::k##name);
+RULEBOOK_FAULT_KINDS(RULEBOOK_FAULT_BIT)
+#undef RULEBOOK_FAULT_BIT
+static_assert(kFaultKinds.size() <= 32, "a fault mask has 32 bits");
+[[nodiscard]] constexpr bool may_raise(FaultMask mask, FaultKind kind) {
+  return (mask >> static_cast<unsigned>(kind) & 1U) != 0;
+}
 
 }  // namespace rulebook::ir

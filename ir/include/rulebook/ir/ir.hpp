@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "rulebook/grammar/source.hpp"
+#include "rulebook/ir/builtins.hpp"
 #include "rulebook/ir/fault_kinds.hpp"
 #include "rulebook/ir/types.hpp"
 #include "rulebook/ir/value.hpp"
@@ -24,11 +25,6 @@ namespace rulebook::ir {
 
 using ExprId = std::int32_t;  // -1: absent
 using Slot = std::int32_t;
-
-enum class Builtin : std::uint8_t {
-  kCount, kEmpty, kTop, kBottom, kRank, kSuit, kColor, kKind, kFaceUp, kFaceDown, kIndex,
-  kLeftOf, kRightOf, kOpposite, kDistance, kSubsets, kMax, kMin,
-};
 
 // The IR's own operators (lowering maps the grammar's onto them).
 enum class BinaryOp : std::uint8_t {
@@ -54,53 +50,53 @@ struct EnumInfo {
 // switches over the enum with -Wswitch under -Werror, so a new operation that one of them does
 // not implement is a compile error, not a run-time surprise.
 #define RULEBOOK_EXPR_OPS(X)                                                                        \
-  X(Const, kNoFault, "constant")                                                                   \
-  X(Local, kNoFault, "index: slot")                                                                \
-  X(Var, may(FaultKind::kNonePlayer), "index: var; kids[0] the player for a per-player var")       \
-  X(Option, kNoFault, "index: option")                                                             \
-  X(Zone, may(FaultKind::kNonePlayer), "index: zone; kids[0] the player for a per-player zone")    \
-  X(Seat, may(FaultKind::kNoSeat), "kids[0]: the seat number")                                     \
-  X(Players, kNoFault, "every player, as a set")                                                   \
-  X(AllCards, kNoFault, "every card, as a set")                                                    \
-  X(NumPlayers, kNoFault, "the number of players")                                                 \
-  X(NumSeats, kNoFault, "the number of seats")                                                     \
-  X(Builtin, kNoFault, "sub: Builtin (its own faults: builtin_faults); kids: arguments")           \
-  X(Def, kNoFault, "index: def; kids: arguments")                                                  \
-  X(Not, kNoFault, "kids[0]")                                                                      \
-  X(Neg, may(FaultKind::kIntegerOverflow), "kids[0]")                                              \
-  X(Binary, may(FaultKind::kDivisionByZero) | may(FaultKind::kIntegerOverflow), "sub: BinaryOp")   \
-  X(SetLit, may(FaultKind::kNoneInSet), "kids: elements")                                          \
-  X(Comprehension, kNoFault, "index: slot; kids: domain, filter")                                  \
-  X(Quant, may(FaultKind::kIntegerOverflow), "sub: QuantKind; index: slot; kids: domain, body")    \
-  X(Extremum, may(FaultKind::kEmptyExtremum), "sub: 1 max, 0 min; index: slot; kids: domain, keys") \
-  X(First, may(FaultKind::kFirstNotFound) | may(FaultKind::kNonePlayer),                           \
+  X(Const, kNoFaults, "constant")                                                                   \
+  X(Local, kNoFaults, "index: slot")                                                                \
+  X(Var, kMayNonePlayer, "index: var; kids[0] the player for a per-player var")       \
+  X(Option, kNoFaults, "index: option")                                                             \
+  X(Zone, kMayNonePlayer, "index: zone; kids[0] the player for a per-player zone")    \
+  X(Seat, kMayNoSeat, "kids[0]: the seat number")                                     \
+  X(Players, kNoFaults, "every player, as a set")                                                   \
+  X(AllCards, kNoFaults, "every card, as a set")                                                    \
+  X(NumPlayers, kNoFaults, "the number of players")                                                 \
+  X(NumSeats, kNoFaults, "the number of seats")                                                     \
+  X(Builtin, kNoFaults, "sub: Builtin (its faults: builtins.hpp); kids: arguments")           \
+  X(Def, kNoFaults, "index: def; kids: arguments")                                                  \
+  X(Not, kNoFaults, "kids[0]")                                                                      \
+  X(Neg, kMayIntegerOverflow, "kids[0]")                                              \
+  X(Binary, kMayDivisionByZero | kMayIntegerOverflow, "sub: BinaryOp")   \
+  X(SetLit, kMayNoneInSet, "kids: elements")                                          \
+  X(Comprehension, kNoFaults, "index: slot; kids: domain, filter")                                  \
+  X(Quant, kMayIntegerOverflow, "sub: QuantKind; index: slot; kids: domain, body")    \
+  X(Extremum, kMayEmptyExtremum, "sub: 1 max, 0 min; index: slot; kids: domain, keys") \
+  X(First, kMayFirstNotFound | kMayNonePlayer,                           \
     "sub: OrderKind + 1 (0: none); index: slot; kids: domain, from or -1, filter or -1")           \
-  X(Cond, kNoFault, "kids: condition, then, else")
+  X(Cond, kNoFaults, "kids: condition, then, else")
 
 #define RULEBOOK_OPCODES(X)                                                                         \
-  X(Let, kNoFault, "a: slot, b: value")                                                            \
-  X(Choose, may(FaultKind::kNoLegalChoice) | may(FaultKind::kIllegalPolicyChoice) | may(FaultKind::kNonePlayer), \
+  X(Let, kNoFaults, "a: slot, b: value")                                                            \
+  X(Choose, kMayNoLegalChoice | kMayIllegalPolicyChoice | kMayNonePlayer, \
     "a: slot, b: domain, c: chooser, d: filter, e: policy choice (or -1)")                         \
-  X(Move, may(FaultKind::kNoneCard) | may(FaultKind::kNonePlayer), "a: cards, b: target zone; flags: placement, face") \
-  X(Deal, may(FaultKind::kTakeFromEmpty) | may(FaultKind::kNonePlayer), "a: count, b: source, c: target; flags: face") \
-  X(Shuffle, may(FaultKind::kShuffleOrder), "a: zone")                                             \
-  X(Flip, may(FaultKind::kNoneCard), "a: cards; flags: face")                                      \
-  X(Set, may(FaultKind::kNonePlayer), "a: var, b: player expr or -1, c: value; flags: deferred")   \
-  X(Add, may(FaultKind::kNonePlayer) | may(FaultKind::kIntegerOverflow),                           \
+  X(Move, kMayNoneCard | kMayNonePlayer, "a: cards, b: target zone; flags: placement, face") \
+  X(Deal, kMayTakeFromEmpty | kMayNonePlayer, "a: count, b: source, c: target; flags: face") \
+  X(Shuffle, kMayShuffleOrder, "a: zone")                                             \
+  X(Flip, kMayNoneCard, "a: cards; flags: face")                                      \
+  X(Set, kMayNonePlayer, "a: var, b: player expr or -1, c: value; flags: deferred")   \
+  X(Add, kMayNonePlayer | kMayIntegerOverflow,                           \
     "a: var, b: player expr or -1, c: amount; flags: deferred")                                    \
-  X(SwapSeats, may(FaultKind::kNonePlayer), "a, b: players")                                       \
-  X(EndGame, kNoFault, "a: winners or -1")                                                         \
-  X(Jump, kNoFault, "target")                                                                      \
-  X(JumpIfFalse, may(FaultKind::kEndlessLoop), "a: condition, target")                             \
-  X(RepeatInit, may(FaultKind::kNegativeRepeat), "a: counter slot, b: count")                      \
-  X(RepeatNext, kNoFault, "a: counter slot, target: after the loop")                               \
-  X(ForInit, may(FaultKind::kNonePlayer),                                                          \
+  X(SwapSeats, kMayNonePlayer, "a, b: players")                                       \
+  X(EndGame, kNoFaults, "a: winners or -1")                                                         \
+  X(Jump, kNoFaults, "target")                                                                      \
+  X(JumpIfFalse, kMayEndlessLoop, "a: condition, target")                             \
+  X(RepeatInit, kMayNegativeRepeat, "a: counter slot, b: count")                      \
+  X(RepeatNext, kNoFaults, "a: counter slot, target: after the loop")                               \
+  X(ForInit, kMayNonePlayer,                                                          \
     "a: list slot, b: domain, c: order kind + 1 (0: none), d: start player or -1, e: position slot") \
-  X(ForNext, kNoFault, "a: list slot, e: position slot, b: variable slot, target: after the loop") \
-  X(BeginSecret, kNoFault, "start of a simultaneous block: writes are held back")                  \
-  X(EndSecret, kNoFault, "end of a simultaneous block: held-back writes are applied in order")     \
-  X(Fire, kNoFault, "a labelled rule starts: a: label")                                            \
-  X(RoundStart, kNoFault, "per-round variables reset, round counter")
+  X(ForNext, kNoFaults, "a: list slot, e: position slot, b: variable slot, target: after the loop") \
+  X(BeginSecret, kNoFaults, "start of a simultaneous block: writes are held back")                  \
+  X(EndSecret, kNoFaults, "end of a simultaneous block: held-back writes are applied in order")     \
+  X(Fire, kNoFaults, "a labelled rule starts: a: label")                                            \
+  X(RoundStart, kNoFaults, "per-round variables reset, round counter")
 
 enum class ExprOp : std::uint8_t {
 #define RULEBOOK_OP_ENUM(name, faults, operands) k##name,
