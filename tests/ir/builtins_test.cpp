@@ -8,7 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "interpreter/game_fixture.hpp"
-#include "rulebook/interpreter/replay.hpp"
+#include "rulebook/logs/replay.hpp"
 #include "rulebook/ir/builtins.hpp"
 #include "rulebook/verifier/verify.hpp"
 #include "support.hpp"

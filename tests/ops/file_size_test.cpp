@@ -81,10 +81,7 @@ TEST_CASE("file size: the check lists each library file over 500 lines with its 
         "  verifier/src/big.cpp: 501 lines");
 }
 
-// [!mayfail] while files this check may not split yet are over the limit (they were being
-// changed elsewhere: grammar/src/typecheck.cpp, ir/src/lower.cpp); drop the tag once they are
-// split.
-TEST_CASE("file size: no source file of a library has more than 500 lines", "[layout][!mayfail]") {
+TEST_CASE("file size: no source file of a library has more than 500 lines", "[layout]") {
   const std::vector<Oversized> found = oversized(source_path(""));
   INFO(listing(found));
   CHECK(found.empty());
