@@ -170,12 +170,14 @@ Encoder::Sym Encoder::Run::choose_from(const Sym& domain, ir::Slot slot, ir::Exp
     const z3::expr lo = domain.e[n], hi = domain.e[n + 1];
     const z3::expr low = z3::ite(lo > num(0), lo, num(0));
     nonempty = low <= hi && low <= base;
+    visit_untracked(slot, {filter});
     return unknown();
   }
   z3::expr zone = num(-1);
   std::vector<z3::expr> counts;
   if (!card_domain(domain, zone, counts)) {
     nonempty = fresh_bool();
+    visit_untracked(slot, {filter});
     return unknown();
   }
   std::vector<z3::expr> passing;

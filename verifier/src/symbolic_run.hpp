@@ -119,7 +119,12 @@ class Encoder::Run {
   }
   // A player argument: checked to be a player (the interpreter faults on none).
   z3::expr as_player(const Sym& s, const grammar::SourceSpan& span) {
-    if (s.shape != Sym::Shape::kInt) return fresh_in(0, seats() - 1);
+    if (s.shape != Sym::Shape::kInt) {
+      // A value the abstraction does not keep (a local of type `none`, say) may be none: the
+      // check stays, and cannot be proved.
+      oblige(ir::FaultKind::kNonePlayer, fresh_bool(), span, "a player, not none (the value is not kept)");
+      return fresh_in(0, seats() - 1);
+    }
     oblige(ir::FaultKind::kNonePlayer, s.e[0] >= num(0) && s.e[0] < num(seats()), span, "a player, not none");
     require(s.e[0] >= num(0) && s.e[0] < num(seats()));
     return s.e[0];
@@ -237,6 +242,19 @@ class Encoder::Run {
     unbind(slot, old);
     path_.pop_back();
     return out;
+  }
+
+  // A domain the abstraction does not keep: the body, filter or keys over it are still
+  // encoded once, for an unknown element on an unknown path, so that every fault they can
+  // raise is an obligation (which cannot be proved) rather than dropped unseen.
+  void visit_untracked(ir::Slot slot, const std::vector<ir::ExprId>& parts) {
+    path_.push_back(fresh_bool());
+    const auto old = bind(slot, unknown());
+    for (const ir::ExprId part : parts) {
+      if (part >= 0) (void)eval(part);
+    }
+    unbind(slot, old);
+    path_.pop_back();
   }
 
   Sym comprehension(const ir::ExprNode& n);

@@ -48,7 +48,10 @@ Encoder::Sym Encoder::Run::comprehension(const ir::ExprNode& n) {
   }
   z3::expr zone = num(-1);
   std::vector<z3::expr> counts;
-  if (!card_domain(domain, zone, counts)) return unknown();
+  if (!card_domain(domain, zone, counts)) {
+    visit_untracked(n.index, {n.kids[1]});
+    return unknown();
+  }
   Sym out;
   out.shape = Sym::Shape::kCards;
   out.e.push_back(zone);
@@ -112,9 +115,11 @@ Encoder::Sym Encoder::Run::quantifier(const ir::ExprNode& n) {
   }
   z3::expr zone = num(-1);
   std::vector<z3::expr> counts;
-  if (!card_domain(domain, zone, counts)) return q == ir::QuantKind::kExists || q == ir::QuantKind::kAll
-                                                    ? make_bool(fresh_bool())
-                                                    : make_int(fresh_int());
+  if (!card_domain(domain, zone, counts)) {
+    visit_untracked(n.index, {n.kids[1]});
+    if (q == ir::QuantKind::kSum) oblige(ir::FaultKind::kIntegerOverflow, fresh_bool(), n.span, "a sum within 64 bits (the set is not kept)");
+    return q == ir::QuantKind::kExists || q == ir::QuantKind::kAll ? make_bool(fresh_bool()) : make_int(fresh_int());
+  }
   if (q == ir::QuantKind::kSum) {
     // A sum over cards is not kept, nor whether it fits in 64 bits.
     oblige(ir::FaultKind::kIntegerOverflow, fresh_bool(), n.span, "a sum within 64 bits");
@@ -164,7 +169,14 @@ Encoder::Sym Encoder::Run::pick(const ir::ExprNode& n, ir::ExprId domain_id, ir:
   }
   z3::expr zone = num(-1);
   std::vector<z3::expr> counts;
-  if (!card_domain(domain, zone, counts)) return unknown();
+  if (!card_domain(domain, zone, counts)) {
+    std::vector<ir::ExprId> parts{filter};
+    if (extremum) parts.insert(parts.end(), n.kids.begin() + 1, n.kids.end());
+    visit_untracked(n.index, parts);
+    oblige(extremum ? ir::FaultKind::kEmptyExtremum : ir::FaultKind::kFirstNotFound, fresh_bool(), n.span,
+           extremum ? "max/min over a non-empty set (the set is not kept)" : "'first' finds an element (the set is not kept)");
+    return unknown();
+  }
   std::vector<z3::expr> passing;
   z3::expr any = ctx_.bool_val(false);
   for (std::int32_t k = 0; k < classes(); ++k) {
