@@ -1,5 +1,7 @@
 #include "rulebook/ir/dump.hpp"
 
+#include <filesystem>
+
 #include <fmt/format.h>
 
 namespace rulebook::ir {
@@ -135,8 +137,9 @@ class Dumper {
 
   std::string place(const grammar::SourceSpan& span) const {
     if (!span.valid()) return "-";
-    std::string file = span.file < ir_.file_paths.size() ? ir_.file_paths[span.file] : "?";
-    if (const auto slash = file.find_last_of('/'); slash != std::string::npos) file = file.substr(slash + 1);
+    const std::string file = span.file < ir_.file_paths.size()
+                                 ? std::filesystem::path(ir_.file_paths[span.file]).filename().string()
+                                 : "?";
     return fmt::format("{}:{}:{}", file, span.line, span.column);
   }
 
