@@ -67,7 +67,7 @@ std::vector<std::int64_t> Executor::ordered(const Value& domain, int order, Expr
     if (kind == ir::OrderKind::kTopToBottom) std::reverse(items.begin(), items.end());
     return items;
   }
-  const PlayerId start = player_arg(eval(from), ir_.exprs[static_cast<std::size_t>(from)].span);
+  const PlayerId start = player_arg(eval(from), ir_.expr_spans[static_cast<std::size_t>(from)]);
   const std::vector<std::int64_t> members = as_sorted(domain, span);
   const std::int64_t step = kind == ir::OrderKind::kClockwise ? 1 : -1;
   std::vector<std::int64_t> out;
@@ -86,18 +86,18 @@ Value Executor::eval(ExprId id) {
     case ExprOp::kVar: {
       const VarInfo& info = ir_.vars[static_cast<std::size_t>(n.index)];
       std::int32_t slot = info.first_slot;
-      if (info.per_player) slot += player_arg(eval(n.kids.at(0)), n.span);
+      if (info.per_player) slot += player_arg(eval(n.kids.at(0)), ir_.span_of(n));
       return s_.vars[static_cast<std::size_t>(slot)];
     }
     case ExprOp::kOption: return s_.options[static_cast<std::size_t>(n.index)];
     case ExprOp::kZone: {
       std::int64_t player = 0;
-      if (ir_.zones[static_cast<std::size_t>(n.index)].per_player) player = player_arg(eval(n.kids.at(0)), n.span);
+      if (ir_.zones[static_cast<std::size_t>(n.index)].per_player) player = player_arg(eval(n.kids.at(0)), ir_.span_of(n));
       return Value::zone(ir_.zone_instance(n.index, player));
     }
     case ExprOp::kSeat: {
-      const std::int64_t seat = int_arg(eval(n.kids.at(0)), n.span);
-      if (seat < 0 || seat >= seats()) fault(FaultKind::kNoSeat, n.span, fmt::format("there is no seat {} (seats 0 to {})", seat, seats() - 1));
+      const std::int64_t seat = int_arg(eval(n.kids.at(0)), ir_.span_of(n));
+      if (seat < 0 || seat >= seats()) fault(FaultKind::kNoSeat, ir_.span_of(n), fmt::format("there is no seat {} (seats 0 to {})", seat, seats() - 1));
       return Value::player(s_.player_at[static_cast<std::size_t>(seat)]);
     }
     case ExprOp::kPlayers: {
@@ -132,7 +132,7 @@ Value Executor::eval(ExprId id) {
       return eval(def.body);
     }
     case ExprOp::kNot: return Value::boolean(!eval(n.kids[0]).truthy());
-    case ExprOp::kNeg: return Value::integer(checked_sub(0, int_arg(eval(n.kids[0]), n.span), n.span));
+    case ExprOp::kNeg: return Value::integer(checked_sub(0, int_arg(eval(n.kids[0]), ir_.span_of(n)), ir_.span_of(n)));
     case ExprOp::kBinary: return binary(n);
     case ExprOp::kSetLit: {
       std::vector<std::int64_t> items;
@@ -140,8 +140,8 @@ Value Executor::eval(ExprId id) {
       std::int32_t enum_id = -1;
       for (const ExprId k : n.kids) {
         const Value v = eval(k);
-        if (v.kind == Kind::kSet || v.kind == Kind::kZone) fault(FaultKind::kUnsupported, n.span, "a set literal of sets is not supported");
-        if (v.is_none()) fault(FaultKind::kNoneInSet, ir_.exprs[static_cast<std::size_t>(k)].span, "a set cannot hold none");
+        if (v.kind == Kind::kSet || v.kind == Kind::kZone) fault(FaultKind::kUnsupported, ir_.span_of(n), "a set literal of sets is not supported");
+        if (v.is_none()) fault(FaultKind::kNoneInSet, ir_.expr_spans[static_cast<std::size_t>(k)], "a set cannot hold none");
         kind = v.kind;
         enum_id = v.enum_id;
         items.push_back(v.scalar);
@@ -152,7 +152,7 @@ Value Executor::eval(ExprId id) {
       Kind kind = Kind::kNone;
       std::int32_t enum_id = -1;
       std::vector<std::int64_t> out;
-      each_element(n.kids[0], true, n.span, kind, enum_id, [&](std::int64_t x) {
+      each_element(n.kids[0], true, ir_.span_of(n), kind, enum_id, [&](std::int64_t x) {
         s_.locals[static_cast<std::size_t>(n.index)] = element(kind, enum_id, x);
         if (eval(n.kids[1]).truthy()) out.push_back(x);
         return true;
@@ -164,14 +164,14 @@ Value Executor::eval(ExprId id) {
       std::int32_t enum_id = -1;
       const auto q = static_cast<ir::QuantKind>(n.sub);
       std::int64_t total = 0;
-      const bool finished = each_element(n.kids[0], false, n.span, kind, enum_id, [&](std::int64_t x) {
+      const bool finished = each_element(n.kids[0], false, ir_.span_of(n), kind, enum_id, [&](std::int64_t x) {
         s_.locals[static_cast<std::size_t>(n.index)] = element(kind, enum_id, x);
         const Value body = eval(n.kids[1]);
         switch (q) {
           case ir::QuantKind::kExists: return !body.truthy();
           case ir::QuantKind::kAll: return body.truthy();
           case ir::QuantKind::kCount: total += body.truthy() ? 1 : 0; break;
-          case ir::QuantKind::kSum: total = checked_add(total, int_arg(body, n.span), n.span); break;
+          case ir::QuantKind::kSum: total = checked_add(total, int_arg(body, ir_.span_of(n)), ir_.span_of(n)); break;
         }
         return true;
       });
@@ -191,7 +191,7 @@ Value Executor::eval(ExprId id) {
       std::int64_t* const keys = best_keys + parts;
       bool any = false;
       std::int64_t best = 0;
-      each_element(n.kids[0], false, n.span, kind, enum_id, [&](std::int64_t x) {
+      each_element(n.kids[0], false, ir_.span_of(n), kind, enum_id, [&](std::int64_t x) {
         s_.locals[static_cast<std::size_t>(n.index)] = element(kind, enum_id, x);
         for (std::size_t k = 1; k < n.kids.size(); ++k) keys[k - 1] = eval(n.kids[k]).scalar;
         // Ties go to the later element.
@@ -204,22 +204,22 @@ Value Executor::eval(ExprId id) {
         }
         return true;
       });
-      if (!any) fault(FaultKind::kEmptyExtremum, n.span, fmt::format("{} over an empty set", n.sub != 0 ? "max" : "min"));
+      if (!any) fault(FaultKind::kEmptyExtremum, ir_.span_of(n), fmt::format("{} over an empty set", n.sub != 0 ? "max" : "min"));
       return element(kind, enum_id, best);
     }
     case ExprOp::kFirst: {
       const Value domain = eval(n.kids[0]);
       const Kind kind = element_kind(domain);
-      for (const std::int64_t x : ordered(domain, n.sub, n.kids[1], n.span)) {
+      for (const std::int64_t x : ordered(domain, n.sub, n.kids[1], ir_.span_of(n))) {
         const Value v = element(kind, domain.enum_id, x);
         s_.locals[static_cast<std::size_t>(n.index)] = v;
         if (n.kids[2] < 0 || eval(n.kids[2]).truthy()) return v;
       }
-      fault(FaultKind::kFirstNotFound, n.span, "'first' found no element");
+      fault(FaultKind::kFirstNotFound, ir_.span_of(n), "'first' found no element");
     }
     case ExprOp::kCond: return eval(n.kids[0]).truthy() ? eval(n.kids[1]) : eval(n.kids[2]);
   }
-  fault(FaultKind::kUnsupported, n.span, "unknown expression");
+  fault(FaultKind::kUnsupported, ir_.span_of(n), "unknown expression");
 }
 
 Value Executor::binary(const ExprNode& n) {
@@ -231,17 +231,17 @@ Value Executor::binary(const ExprNode& n) {
   switch (op) {
     case ir::BinaryOp::kEq: return Value::boolean(equal(a, b));
     case ir::BinaryOp::kNe: return Value::boolean(!equal(a, b));
-    case ir::BinaryOp::kLt: return Value::boolean(int_arg(a, n.span) < int_arg(b, n.span));
-    case ir::BinaryOp::kLe: return Value::boolean(int_arg(a, n.span) <= int_arg(b, n.span));
-    case ir::BinaryOp::kGt: return Value::boolean(int_arg(a, n.span) > int_arg(b, n.span));
-    case ir::BinaryOp::kGe: return Value::boolean(int_arg(a, n.span) >= int_arg(b, n.span));
+    case ir::BinaryOp::kLt: return Value::boolean(int_arg(a, ir_.span_of(n)) < int_arg(b, ir_.span_of(n)));
+    case ir::BinaryOp::kLe: return Value::boolean(int_arg(a, ir_.span_of(n)) <= int_arg(b, ir_.span_of(n)));
+    case ir::BinaryOp::kGt: return Value::boolean(int_arg(a, ir_.span_of(n)) > int_arg(b, ir_.span_of(n)));
+    case ir::BinaryOp::kGe: return Value::boolean(int_arg(a, ir_.span_of(n)) >= int_arg(b, ir_.span_of(n)));
     case ir::BinaryOp::kIn:
     case ir::BinaryOp::kNotIn: {
       bool found = false;
       if (b.kind == Kind::kZone) {
         found = a.kind == Kind::kCard && a.scalar >= 0 && s_.card_zone[static_cast<std::size_t>(a.scalar)] == b.scalar;
       } else {
-        const std::int64_t key = a.kind == Kind::kSet ? mask_of(a, n.span) : a.scalar;
+        const std::int64_t key = a.kind == Kind::kSet ? mask_of(a, ir_.span_of(n)) : a.scalar;
         found = std::binary_search(b.items.begin(), b.items.end(), key);
       }
       return Value::boolean(op == ir::BinaryOp::kIn ? found : !found);
@@ -249,8 +249,8 @@ Value Executor::binary(const ExprNode& n) {
     case ir::BinaryOp::kAdd:
     case ir::BinaryOp::kSub: {
       if (a.kind == Kind::kSet || a.kind == Kind::kZone || b.kind == Kind::kSet || b.kind == Kind::kZone) {
-        const std::vector<std::int64_t> x = as_sorted(a, n.span);
-        const std::vector<std::int64_t> y = as_sorted(b, n.span);
+        const std::vector<std::int64_t> x = as_sorted(a, ir_.span_of(n));
+        const std::vector<std::int64_t> y = as_sorted(b, ir_.span_of(n));
         std::vector<std::int64_t> out;
         if (op == ir::BinaryOp::kAdd) {
           std::set_union(x.begin(), x.end(), y.begin(), y.end(), std::back_inserter(out));
@@ -260,21 +260,21 @@ Value Executor::binary(const ExprNode& n) {
         const Kind kind = element_kind(a) != Kind::kNone ? element_kind(a) : element_kind(b);
         return Value::set(kind, std::move(out), a.enum_id >= 0 ? a.enum_id : b.enum_id);
       }
-      const std::int64_t x = int_arg(a, n.span), y = int_arg(b, n.span);
-      return Value::integer(op == ir::BinaryOp::kAdd ? checked_add(x, y, n.span) : checked_sub(x, y, n.span));
+      const std::int64_t x = int_arg(a, ir_.span_of(n)), y = int_arg(b, ir_.span_of(n));
+      return Value::integer(op == ir::BinaryOp::kAdd ? checked_add(x, y, ir_.span_of(n)) : checked_sub(x, y, ir_.span_of(n)));
     }
-    case ir::BinaryOp::kMul: return Value::integer(checked_mul(int_arg(a, n.span), int_arg(b, n.span), n.span));
+    case ir::BinaryOp::kMul: return Value::integer(checked_mul(int_arg(a, ir_.span_of(n)), int_arg(b, ir_.span_of(n)), ir_.span_of(n)));
     case ir::BinaryOp::kDiv:
     case ir::BinaryOp::kMod: {
-      const std::int64_t y = int_arg(b, n.span);
-      if (y == 0) fault(FaultKind::kDivisionByZero, n.span, "division by zero");
-      const std::int64_t x = int_arg(a, n.span);
-      if (x == std::numeric_limits<std::int64_t>::min() && y == -1) fault(FaultKind::kIntegerOverflow, n.span, "integer overflow");
+      const std::int64_t y = int_arg(b, ir_.span_of(n));
+      if (y == 0) fault(FaultKind::kDivisionByZero, ir_.span_of(n), "division by zero");
+      const std::int64_t x = int_arg(a, ir_.span_of(n));
+      if (x == std::numeric_limits<std::int64_t>::min() && y == -1) fault(FaultKind::kIntegerOverflow, ir_.span_of(n), "integer overflow");
       return Value::integer(op == ir::BinaryOp::kDiv ? x / y : x % y);
     }
     default: break;
   }
-  fault(FaultKind::kUnsupported, n.span, "unknown operator");
+  fault(FaultKind::kUnsupported, ir_.span_of(n), "unknown operator");
 }
 
 std::int64_t Executor::mask_of(const Value& set, const grammar::SourceSpan& span) const {
@@ -290,18 +290,18 @@ Value Executor::builtin(const ExprNode& n) {
   const auto b = static_cast<Builtin>(n.sub);
   auto arg = [&](std::size_t i) { return eval(n.kids.at(i)); };
   switch (b) {
-    case Builtin::kCount: return Value::integer(static_cast<std::int64_t>(count_of(arg(0), n.span)));
-    case Builtin::kEmpty: return Value::boolean(count_of(arg(0), n.span) == 0);
+    case Builtin::kCount: return Value::integer(static_cast<std::int64_t>(count_of(arg(0), ir_.span_of(n))));
+    case Builtin::kEmpty: return Value::boolean(count_of(arg(0), ir_.span_of(n)) == 0);
     case Builtin::kTop:
     case Builtin::kBottom: {
       const Value z = arg(0);
-      const std::int32_t inst = zone_instance(z, n.span);
+      const std::int32_t inst = zone_instance(z, ir_.span_of(n));
       const auto& cards = s_.zones[static_cast<std::size_t>(inst)];
       const bool top = b == Builtin::kTop;
       if (n.kids.size() == 2) {
-        const std::int64_t k = int_arg(arg(1), n.span);
+        const std::int64_t k = int_arg(arg(1), ir_.span_of(n));
         if (k < 0 || static_cast<std::size_t>(k) > cards.size()) {
-          fault(FaultKind::kTakeFromEmpty, n.span, fmt::format("{}({}, {}): the zone holds {} card{}", top ? "top" : "bottom",
+          fault(FaultKind::kTakeFromEmpty, ir_.span_of(n), fmt::format("{}({}, {}): the zone holds {} card{}", top ? "top" : "bottom",
                                     zone_label(inst), k, cards.size(), cards.size() == 1 ? "" : "s"));
         }
         std::vector<std::int64_t> out;
@@ -309,39 +309,39 @@ Value Executor::builtin(const ExprNode& n) {
         for (std::size_t i = 0; i < count; ++i) out.push_back(top ? cards[cards.size() - 1 - i] : cards[i]);
         return Value::set(Kind::kCard, sorted_unique(std::move(out)));
       }
-      if (cards.empty()) fault(FaultKind::kTakeFromEmpty, n.span, fmt::format("{}({}): the zone is empty", top ? "top" : "bottom", zone_label(inst)));
+      if (cards.empty()) fault(FaultKind::kTakeFromEmpty, ir_.span_of(n), fmt::format("{}({}): the zone is empty", top ? "top" : "bottom", zone_label(inst)));
       return Value::card(top ? cards.back() : cards.front());
     }
-    case Builtin::kRank: return Value::integer(card(card_arg(arg(0), n.span)).rank);
-    case Builtin::kSuit: return Value::enumeration(kEnumSuit, card(card_arg(arg(0), n.span)).suit);
-    case Builtin::kColor: return Value::enumeration(kEnumColor, card(card_arg(arg(0), n.span)).color);
-    case Builtin::kKind: return Value::enumeration(kEnumKind, card(card_arg(arg(0), n.span)).kind);
-    case Builtin::kFaceUp: return Value::boolean(s_.card_face_up[static_cast<std::size_t>(card_arg(arg(0), n.span))] != 0);
-    case Builtin::kFaceDown: return Value::boolean(s_.card_face_up[static_cast<std::size_t>(card_arg(arg(0), n.span))] == 0);
+    case Builtin::kRank: return Value::integer(card(card_arg(arg(0), ir_.span_of(n))).rank);
+    case Builtin::kSuit: return Value::enumeration(kEnumSuit, card(card_arg(arg(0), ir_.span_of(n))).suit);
+    case Builtin::kColor: return Value::enumeration(kEnumColor, card(card_arg(arg(0), ir_.span_of(n))).color);
+    case Builtin::kKind: return Value::enumeration(kEnumKind, card(card_arg(arg(0), ir_.span_of(n))).kind);
+    case Builtin::kFaceUp: return Value::boolean(s_.card_face_up[static_cast<std::size_t>(card_arg(arg(0), ir_.span_of(n)))] != 0);
+    case Builtin::kFaceDown: return Value::boolean(s_.card_face_up[static_cast<std::size_t>(card_arg(arg(0), ir_.span_of(n)))] == 0);
     case Builtin::kIndex: {
-      const CardId c = card_arg(arg(0), n.span);
+      const CardId c = card_arg(arg(0), ir_.span_of(n));
       const auto& cards = s_.zones[static_cast<std::size_t>(s_.card_zone[static_cast<std::size_t>(c)])];
       return Value::integer(std::find(cards.begin(), cards.end(), c) - cards.begin());
     }
-    case Builtin::kLeftOf: return Value::player(at_offset(player_arg(arg(0), n.span), 1));
-    case Builtin::kRightOf: return Value::player(at_offset(player_arg(arg(0), n.span), -1));
+    case Builtin::kLeftOf: return Value::player(at_offset(player_arg(arg(0), ir_.span_of(n)), 1));
+    case Builtin::kRightOf: return Value::player(at_offset(player_arg(arg(0), ir_.span_of(n)), -1));
     case Builtin::kOpposite: {
-      if (seats() % 2 != 0) fault(FaultKind::kNoOppositeSeat, n.span, fmt::format("no seat is opposite with {} seats", seats()));
-      return Value::player(at_offset(player_arg(arg(0), n.span), seats() / 2));
+      if (seats() % 2 != 0) fault(FaultKind::kNoOppositeSeat, ir_.span_of(n), fmt::format("no seat is opposite with {} seats", seats()));
+      return Value::player(at_offset(player_arg(arg(0), ir_.span_of(n)), seats() / 2));
     }
     case Builtin::kDistance: {
-      const PlayerId a = player_arg(arg(0), n.span), c = player_arg(arg(1), n.span);
+      const PlayerId a = player_arg(arg(0), ir_.span_of(n)), c = player_arg(arg(1), ir_.span_of(n));
       const std::int64_t d = s_.seat_of[static_cast<std::size_t>(c)] - s_.seat_of[static_cast<std::size_t>(a)];
       return Value::integer((d % seats() + seats()) % seats());
     }
     case Builtin::kSubsets: {
       const Value set = arg(0);
-      const std::int64_t lo = int_arg(arg(1), n.span), hi = int_arg(arg(2), n.span);
-      const std::vector<std::int64_t> items = as_sorted(set, n.span);
-      if (element_kind(set) != Kind::kPlayer && !items.empty()) fault(FaultKind::kUnsupported, n.span, "subsets() takes a set of players");
+      const std::int64_t lo = int_arg(arg(1), ir_.span_of(n)), hi = int_arg(arg(2), ir_.span_of(n));
+      const std::vector<std::int64_t> items = as_sorted(set, ir_.span_of(n));
+      if (element_kind(set) != Kind::kPlayer && !items.empty()) fault(FaultKind::kUnsupported, ir_.span_of(n), "subsets() takes a set of players");
       std::vector<std::int64_t> out;
       const std::size_t m = items.size();
-      if (m > 20) fault(FaultKind::kTooManySubsets, n.span, "subsets() of more than 20 players");
+      if (m > 20) fault(FaultKind::kTooManySubsets, ir_.span_of(n), "subsets() of more than 20 players");
       for (std::uint64_t pick = 0; pick < (std::uint64_t{1} << m); ++pick) {
         const auto size = static_cast<std::int64_t>(__builtin_popcountll(pick));
         if (size < lo || size > hi) continue;
@@ -353,16 +353,16 @@ Value Executor::builtin(const ExprNode& n) {
       }
       return Value::set(Kind::kPlayerSet, sorted_unique(std::move(out)));
     }
-    case Builtin::kMax: return Value::integer(std::max(int_arg(arg(0), n.span), int_arg(arg(1), n.span)));
-    case Builtin::kMin: return Value::integer(std::min(int_arg(arg(0), n.span), int_arg(arg(1), n.span)));
+    case Builtin::kMax: return Value::integer(std::max(int_arg(arg(0), ir_.span_of(n)), int_arg(arg(1), ir_.span_of(n))));
+    case Builtin::kMin: return Value::integer(std::min(int_arg(arg(0), ir_.span_of(n)), int_arg(arg(1), ir_.span_of(n))));
     case Builtin::kAbs: {
-      const std::int64_t x = int_arg(arg(0), n.span);
+      const std::int64_t x = int_arg(arg(0), ir_.span_of(n));
       // -x of the smallest integer is one past the largest.
-      if (x == std::numeric_limits<std::int64_t>::min()) fault(FaultKind::kIntegerOverflow, n.span, "integer overflow");
+      if (x == std::numeric_limits<std::int64_t>::min()) fault(FaultKind::kIntegerOverflow, ir_.span_of(n), "integer overflow");
       return Value::integer(x < 0 ? -x : x);
     }
   }
-  fault(FaultKind::kUnsupported, n.span, "unknown builtin");
+  fault(FaultKind::kUnsupported, ir_.span_of(n), "unknown builtin");
 }
 
 std::size_t Executor::count_of(const Value& v, const grammar::SourceSpan& span) const {

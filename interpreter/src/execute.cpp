@@ -34,7 +34,7 @@ void Executor::write(const Instr& in, bool add, std::int32_t slot, Value value) 
     s_.held.push_back(HeldWrite{slot, add, std::move(value)});
     return;
   }
-  apply_write(slot, add, std::move(value), in.span);
+  apply_write(slot, add, std::move(value), ir_.span_of(in));
 }
 
 void Executor::apply_write(std::int32_t slot, bool add, Value value, const grammar::SourceSpan& span) {
@@ -61,10 +61,10 @@ void Executor::init_vars(bool per_round_only) {
 }
 
 void Executor::endless_loop(std::int64_t steps) const {
-  const grammar::SourceSpan& here = ir_.code[static_cast<std::size_t>(s_.pc)].span;
+  const grammar::SourceSpan& here = ir_.instr_spans[static_cast<std::size_t>(s_.pc)];
   if (loop_top_ < 0) fault(FaultKind::kEndlessLoop, here, fmt::format("no decision and no end after {} steps: the rules loop", steps));
   const bool round = loop_top_ == ir_.round_start;
-  const grammar::SourceSpan& loop = round ? ir_.round_span : ir_.code[static_cast<std::size_t>(loop_top_)].span;
+  const grammar::SourceSpan& loop = round ? ir_.round_span : ir_.instr_spans[static_cast<std::size_t>(loop_top_)];
   fault(FaultKind::kEndlessLoop, loop,
         fmt::format("no decision and no end after {} steps: the rules loop; {} at line {}, column {} goes round with no decision",
                     steps, round ? "the round" : "the loop", loop.line, loop.column));
@@ -87,7 +87,7 @@ void Executor::run() {
     const Instr& in = ir_.code[static_cast<std::size_t>(s_.pc)];
     // The loop's rule, not that of the instruction the count ran out at.
     const std::int32_t rule = f.kind == FaultKind::kEndlessLoop && loop_top_ >= 0 ? ir_.code[static_cast<std::size_t>(loop_top_)].rule : in.rule;
-    s_.fault = Fault{f.message, f.kind, rule, f.span.valid() ? f.span : in.span};
+    s_.fault = Fault{f.message, f.kind, rule, f.span.valid() ? f.span : ir_.span_of(in)};
     s_.finished = true;
     s_.decision.reset();
   }
@@ -117,8 +117,8 @@ void Executor::step() {
     case OpCode::kMove: {
       const Value moved = eval(in.a);
       if (moved.kind == Kind::kCard) {  // most moves are of one card: no list
-        const CardId c = card_arg(moved, in.span);
-        const std::int32_t target = zone_instance(eval(in.b), in.span);
+        const CardId c = card_arg(moved, ir_.span_of(in));
+        const std::int32_t target = zone_instance(eval(in.b), ir_.span_of(in));
         const std::int32_t from = s_.card_zone[static_cast<std::size_t>(c)];
         const bool was_up = s_.card_face_up[static_cast<std::size_t>(c)] != 0;
         take_out(c);
@@ -127,8 +127,8 @@ void Executor::step() {
         if (halted()) return;
         break;
       }
-      const std::vector<CardId> cards = card_list(moved, in.span);
-      const std::int32_t target = zone_instance(eval(in.b), in.span);
+      const std::vector<CardId> cards = card_list(moved, ir_.span_of(in));
+      const std::int32_t target = zone_instance(eval(in.b), ir_.span_of(in));
       std::size_t position = 0;
       for (const CardId c : cards) {
         const std::int32_t from = s_.card_zone[static_cast<std::size_t>(c)];
@@ -141,12 +141,12 @@ void Executor::step() {
       break;
     }
     case OpCode::kDeal: {
-      const std::int64_t count = int_arg(eval(in.a), in.span);
-      const std::int32_t from = zone_instance(eval(in.b), in.span);
-      const std::int32_t to = zone_instance(eval(in.c), in.span);
+      const std::int64_t count = int_arg(eval(in.a), ir_.span_of(in));
+      const std::int32_t from = zone_instance(eval(in.b), ir_.span_of(in));
+      const std::int32_t to = zone_instance(eval(in.c), ir_.span_of(in));
       auto& source = s_.zones[static_cast<std::size_t>(from)];
       if (count < 0 || static_cast<std::size_t>(count) > source.size()) {
-        fault(FaultKind::kTakeFromEmpty, in.span, fmt::format("deal {} from {}, which holds {} card{}", count, zone_label(from),
+        fault(FaultKind::kTakeFromEmpty, ir_.span_of(in), fmt::format("deal {} from {}, which holds {} card{}", count, zone_label(from),
                                    source.size(), source.size() == 1 ? "" : "s"));
       }
       std::vector<CardId> dealt;
@@ -161,7 +161,7 @@ void Executor::step() {
       break;
     }
     case OpCode::kShuffle: {
-      const std::int32_t zone = zone_instance(eval(in.a), in.span);
+      const std::int32_t zone = zone_instance(eval(in.a), ir_.span_of(in));
       auto& cards = s_.zones[static_cast<std::size_t>(zone)];
       // A result from outside (a replayed log, a scenario's deal) instead of the RNG.
       std::vector<CardId> order;
@@ -176,7 +176,7 @@ void Executor::step() {
         std::sort(a.begin(), a.end());
         std::sort(b.begin(), b.end());
         if (a != b) {
-          fault(FaultKind::kShuffleOrder, in.span, fmt::format("shuffle {}: the given order ({} cards) is not an order of the {} cards in the zone",
+          fault(FaultKind::kShuffleOrder, ir_.span_of(in), fmt::format("shuffle {}: the given order ({} cards) is not an order of the {} cards in the zone",
                                      zone_label(zone), order.size(), cards.size()));
         }
         cards = std::move(order);
@@ -188,7 +188,7 @@ void Executor::step() {
       break;
     }
     case OpCode::kFlip:
-      for (const CardId c : card_list(eval(in.a), in.span)) {
+      for (const CardId c : card_list(eval(in.a), ir_.span_of(in))) {
         const bool was_up = s_.card_face_up[static_cast<std::size_t>(c)] != 0;
         s_.card_face_up[static_cast<std::size_t>(c)] = (in.flags & kFaceUp) != 0 ? 1 : 0;
         if (sink_ != nullptr) sink_->flipped(s_, c, was_up);
@@ -197,12 +197,12 @@ void Executor::step() {
       break;
     case OpCode::kSet:
     case OpCode::kAdd: {
-      const std::int32_t slot = var_slot(in.a, in.b, in.span);
+      const std::int32_t slot = var_slot(in.a, in.b, ir_.span_of(in));
       write(in, in.code == OpCode::kAdd, slot, eval(in.c));
       break;
     }
     case OpCode::kSwapSeats: {
-      const PlayerId a = player_arg(eval(in.a), in.span), b = player_arg(eval(in.b), in.span);
+      const PlayerId a = player_arg(eval(in.a), ir_.span_of(in)), b = player_arg(eval(in.b), ir_.span_of(in));
       std::swap(s_.seat_of[static_cast<std::size_t>(a)], s_.seat_of[static_cast<std::size_t>(b)]);
       s_.player_at[static_cast<std::size_t>(s_.seat_of[static_cast<std::size_t>(a)])] = a;
       s_.player_at[static_cast<std::size_t>(s_.seat_of[static_cast<std::size_t>(b)])] = b;
@@ -224,8 +224,8 @@ void Executor::step() {
       if (!eval(in.a).truthy()) next = in.target;
       break;
     case OpCode::kRepeatInit: {
-      const std::int64_t count = int_arg(eval(in.b), in.span);
-      if (count < 0) fault(FaultKind::kNegativeRepeat, in.span, fmt::format("repeat {} times", count));
+      const std::int64_t count = int_arg(eval(in.b), ir_.span_of(in));
+      if (count < 0) fault(FaultKind::kNegativeRepeat, ir_.span_of(in), fmt::format("repeat {} times", count));
       s_.locals[static_cast<std::size_t>(in.a)] = Value::integer(count);
       break;
     }
@@ -240,7 +240,7 @@ void Executor::step() {
     }
     case OpCode::kForInit: {
       const Value domain = eval(in.b);
-      Value list = Value::set(element_kind(domain), ordered(domain, in.c, in.d, in.span), domain.enum_id);
+      Value list = Value::set(element_kind(domain), ordered(domain, in.c, in.d, ir_.span_of(in)), domain.enum_id);
       s_.locals[static_cast<std::size_t>(in.a)] = std::move(list);  // items in walk order
       s_.locals[static_cast<std::size_t>(in.e)] = Value::integer(0);
       break;
@@ -263,7 +263,7 @@ void Executor::step() {
       break;
     case OpCode::kEndSecret:
       s_.holding = false;
-      for (HeldWrite& w : s_.held) apply_write(w.slot, w.add, std::move(w.value), in.span);
+      for (HeldWrite& w : s_.held) apply_write(w.slot, w.add, std::move(w.value), ir_.span_of(in));
       s_.held.clear();
       break;
     case OpCode::kFire:
@@ -284,11 +284,11 @@ void Executor::step() {
 
 bool Executor::choose(const Instr& in) {
   const Value domain = eval(in.b);
-  const PlayerId chooser = player_arg(eval(in.c), in.span);
+  const PlayerId chooser = player_arg(eval(in.c), ir_.span_of(in));
   const Kind kind = element_kind(domain);
   std::vector<Value> options;
-  options.reserve(count_of(domain, in.span));
-  each_of(domain, false, in.span, [&](std::int64_t x) {
+  options.reserve(count_of(domain, ir_.span_of(in)));
+  each_of(domain, false, ir_.span_of(in), [&](std::int64_t x) {
     Value v = element(kind, domain.enum_id, x);
     if (in.d >= 0) {
       s_.locals[static_cast<std::size_t>(in.a)] = v;
@@ -298,18 +298,18 @@ bool Executor::choose(const Instr& in) {
     return true;
   });
   if (options.empty()) {
-    fault(FaultKind::kNoLegalChoice, in.span, fmt::format("seat {} has no legal choice{}", s_.seat_of[static_cast<std::size_t>(chooser)],
+    fault(FaultKind::kNoLegalChoice, ir_.span_of(in), fmt::format("seat {} has no legal choice{}", s_.seat_of[static_cast<std::size_t>(chooser)],
                                in.rule >= 0 ? fmt::format(" in rule '{}'", ir_.labels[static_cast<std::size_t>(in.rule)]) : ""));
   }
   const bool automated = s_.vars[static_cast<std::size_t>(ir_.vars[0].first_slot + chooser)].truthy();
   if (automated && in.e >= 0) {
     s_.locals[Ir::kChooserSlot] = Value::player(chooser);
     std::vector<std::int64_t> legal;
-    for (const Value& o : options) legal.push_back(o.kind == Kind::kPlayerSet ? mask_of(o, in.span) : o.scalar);
+    for (const Value& o : options) legal.push_back(o.kind == Kind::kPlayerSet ? mask_of(o, ir_.span_of(in)) : o.scalar);
     s_.locals[Ir::kLegalSlot] = Value::set(kind, sorted_unique(std::move(legal)), domain.enum_id);
     const Value picked = eval(in.e);
     const auto it = std::find_if(options.begin(), options.end(), [&](const Value& o) { return equal(o, picked); });
-    if (it == options.end()) fault(FaultKind::kIllegalPolicyChoice, in.span, "the policy's choice is not a legal choice");
+    if (it == options.end()) fault(FaultKind::kIllegalPolicyChoice, ir_.span_of(in), "the policy's choice is not a legal choice");
     s_.locals[static_cast<std::size_t>(in.a)] = *it;
     ++s_.moves;
     if (sink_ != nullptr) sink_->chose(s_, chooser, in.rule, *it, true);

@@ -40,6 +40,8 @@ class Inliner {
     const ExprId root = substitute(def.body, def.params, node.kids);
     ExprNode replacement = ir_.exprs[static_cast<std::size_t>(root)];
     ir_.exprs[static_cast<std::size_t>(call)] = std::move(replacement);
+    // A fault in the inlined body names the body, as it does when the call is evaluated.
+    ir_.expr_spans[static_cast<std::size_t>(call)] = ir_.span_of(root);
   }
 
   bool mentions_def(ExprId id, std::int32_t def) const {
@@ -86,8 +88,7 @@ class Inliner {
     for (ExprId& k : copy.kids) {
       if (k >= 0) k = substitute(k, params, args);
     }
-    ir_.exprs.push_back(std::move(copy));
-    return static_cast<ExprId>(ir_.exprs.size() - 1);
+    return ir_.add_expr(std::move(copy), ir_.span_of(id));
   }
 
   Ir& ir_;

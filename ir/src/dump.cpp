@@ -121,11 +121,11 @@ class Dumper {
       out_ += fmt::format("  l{} {}: {}\n", i, name.empty() ? "-" : name, type(ir_.local_types[i]));
     }
     section("expressions", ir_.exprs.size());
-    for (std::size_t i = 0; i < ir_.exprs.size(); ++i) out_ += fmt::format("  x{} {}\n", i, expression(ir_.exprs[i]));
+    for (std::size_t i = 0; i < ir_.exprs.size(); ++i) out_ += fmt::format("  x{} {}\n", i, expression(ir_.exprs[i], ir_.span_of(static_cast<ExprId>(i))));
     section("code", ir_.code.size());
     for (std::size_t pc = 0; pc < ir_.code.size(); ++pc) {
       out_ += fmt::format("  {}{} {}\n", static_cast<std::int32_t>(pc) == ir_.round_start ? "round: " : "", pc,
-                          instruction(ir_.code[pc]));
+                          instruction(ir_.code[pc], ir_.instr_span(static_cast<std::int32_t>(pc))));
     }
     return out_;
   }
@@ -164,7 +164,7 @@ class Dumper {
     return "?";
   }
 
-  std::string expression(const ExprNode& n) const {
+  std::string expression(const ExprNode& n, const grammar::SourceSpan& span) const {
     std::string head(op_info(n.op).name);
     std::string detail;
     switch (n.op) {
@@ -185,10 +185,10 @@ class Dumper {
     std::vector<std::string> kids;
     for (const ExprId k : n.kids) kids.push_back(expr_ref(k));
     return fmt::format("{}{}{}{}: {} @{}", head, detail.empty() ? "" : " ", detail,
-                       kids.empty() ? "" : fmt::format(" ({})", fmt::join(kids, ", ")), type(n.type), place(n.span));
+                       kids.empty() ? "" : fmt::format(" ({})", fmt::join(kids, ", ")), type(n.type), place(span));
   }
 
-  std::string instruction(const Instr& in) const {
+  std::string instruction(const Instr& in, const grammar::SourceSpan& span) const {
     std::vector<std::string> fields;
     const char* names[] = {"a", "b", "c", "d", "e"};
     const std::int32_t values[] = {in.a, in.b, in.c, in.d, in.e};
@@ -198,7 +198,7 @@ class Dumper {
     if (in.target >= 0) fields.push_back(fmt::format("-> {}", in.target));
     if (in.flags != 0) fields.push_back(fmt::format("flags={}", in.flags));
     return fmt::format("{}{}{}, rule {} @{}", op_info(in.code).name, fields.empty() ? "" : " ", fmt::join(fields, " "),
-                       in.rule >= 0 ? fmt::format("r{}", in.rule) : "-", place(in.span));
+                       in.rule >= 0 ? fmt::format("r{}", in.rule) : "-", place(span));
   }
 
   const Ir& ir_;

@@ -122,7 +122,7 @@ void Lowerer::lower_bodies() {
       block(round->body);
     }
   }
-  Instr loop = make(OpCode::kJump);
+  auto loop = make(OpCode::kJump);
   loop.target = ir_.round_start;
   emit(loop);
 }

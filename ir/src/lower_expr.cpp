@@ -8,10 +8,7 @@
 
 namespace rulebook::ir::detail {
 
-ExprId Lowerer::add(ExprNode node) {
-  ir_.exprs.push_back(std::move(node));
-  return static_cast<ExprId>(ir_.exprs.size() - 1);
-}
+ExprId Lowerer::add(ExprNode node, const grammar::SourceSpan& span) { return ir_.add_expr(std::move(node), span); }
 
 ExprId Lowerer::node(ExprOp op, const ast::Expr& e, std::vector<ExprId> kids, std::int32_t index, std::uint8_t sub) {
   ExprNode n;
@@ -20,8 +17,7 @@ ExprId Lowerer::node(ExprOp op, const ast::Expr& e, std::vector<ExprId> kids, st
   n.index = index;
   n.type = type_id(facts(e).type);
   n.kids = std::move(kids);
-  n.span = e.span;
-  return add(std::move(n));
+  return add(std::move(n), e.span);
 }
 
 ExprId Lowerer::constant(Value v, const ast::Expr& e) {
@@ -29,8 +25,7 @@ ExprId Lowerer::constant(Value v, const ast::Expr& e) {
   n.op = ExprOp::kConst;
   n.constant = std::move(v);
   n.type = type_id(facts(e).type);
-  n.span = e.span;
-  return add(std::move(n));
+  return add(std::move(n), e.span);
 }
 
 ExprId Lowerer::expr(const ast::Expr& e) {

@@ -12,21 +12,20 @@ std::uint8_t face_flags(const std::optional<ast::Face>& f) {
 
 }  // namespace
 
-Instr Lowerer::make(OpCode code, const grammar::SourceSpan& span) {
-  Instr instr;
+Lowerer::Pending Lowerer::make(OpCode code, const grammar::SourceSpan& span) {
+  Pending instr;
   instr.code = code;
   instr.span = span;
   return instr;
 }
 
-std::int32_t Lowerer::emit(Instr instr) {
+std::int32_t Lowerer::emit(Pending instr) {
   instr.rule = current_rule_;
-  ir_.code.push_back(instr);
-  return static_cast<std::int32_t>(ir_.code.size() - 1);
+  return ir_.add_instr(static_cast<const Instr&>(instr), instr.span);
 }
 // Ends a loop whose test is at `top`: jump back to it, and let the test exit to here.
 void Lowerer::close_loop(std::int32_t top) {
-  Instr back = make(OpCode::kJump);
+  auto back = make(OpCode::kJump);
   back.target = top;
   emit(back);
   patch(top);
@@ -48,7 +47,7 @@ void Lowerer::lower_stmt(const ast::RuleStmt& n, const grammar::SourceSpan& s) {
   const std::int32_t saved = current_rule_;
   ir_.label_parents.push_back(saved);
   current_rule_ = label;
-  Instr fire = make(OpCode::kFire, s);
+  auto fire = make(OpCode::kFire, s);
   fire.a = label;
   emit(fire);
   stmt(*n.body);
@@ -56,11 +55,11 @@ void Lowerer::lower_stmt(const ast::RuleStmt& n, const grammar::SourceSpan& s) {
 }
 void Lowerer::lower_stmt(const ast::PhaseStmt& n, const grammar::SourceSpan&) { block(n.body); }
 void Lowerer::lower_stmt(const ast::RepeatStmt& n, const grammar::SourceSpan& s) {
-  Instr init = make(OpCode::kRepeatInit, s);
+  auto init = make(OpCode::kRepeatInit, s);
   init.a = internal_slot(TypeTable::kIntType);  // the count left
   init.b = expr(n.count);
   emit(init);
-  Instr next = make(OpCode::kRepeatNext, s);
+  auto next = make(OpCode::kRepeatNext, s);
   next.a = init.a;
   const std::int32_t top = emit(next);
   block(n.body);
@@ -69,7 +68,7 @@ void Lowerer::lower_stmt(const ast::RepeatStmt& n, const grammar::SourceSpan& s)
 void Lowerer::lower_stmt(const ast::WhileStmt& n, const grammar::SourceSpan& s) {
   ExprId cond = expr(n.condition);
   if (n.until) cond = node(ExprOp::kNot, n.condition, {cond});  // typed as the condition: bool
-  Instr test = make(OpCode::kJumpIfFalse, s);
+  auto test = make(OpCode::kJumpIfFalse, s);
   test.a = cond;
   const std::int32_t top = emit(test);
   block(n.body);
@@ -77,7 +76,7 @@ void Lowerer::lower_stmt(const ast::WhileStmt& n, const grammar::SourceSpan& s) 
 }
 void Lowerer::for_each(const ast::Ident& var, const ast::Expr& domain, const std::optional<ast::Order>& order,
               const ast::Block& body, const grammar::SourceSpan& s) {
-  Instr init = make(OpCode::kForInit, s);
+  auto init = make(OpCode::kForInit, s);
   init.a = internal_slot(TypeTable::kUnknownType);  // the domain's elements in walk order
   init.b = expr(domain);
   const TypeId domain_type = ir_.exprs[static_cast<std::size_t>(init.b)].type;
@@ -91,7 +90,7 @@ void Lowerer::for_each(const ast::Ident& var, const ast::Expr& domain, const std
     init.c = 0;
   }
   emit(init);
-  Instr next = make(OpCode::kForNext, s);
+  auto next = make(OpCode::kForNext, s);
   next.a = init.a;
   next.e = init.e;
   next.b = bind(var);
@@ -103,11 +102,11 @@ void Lowerer::lower_stmt(const ast::ForEachStmt& n, const grammar::SourceSpan& s
 void Lowerer::lower_stmt(const ast::IfStmt& n, const grammar::SourceSpan& s) {
   std::vector<std::int32_t> to_end;
   for (const ast::IfBranch& branch : n.branches) {
-    Instr test = make(OpCode::kJumpIfFalse, s);
+    auto test = make(OpCode::kJumpIfFalse, s);
     test.a = expr(branch.condition);
       const std::int32_t at = emit(test);
     block(branch.body);
-    Instr skip = make(OpCode::kJump);
+    auto skip = make(OpCode::kJump);
     to_end.push_back(emit(skip));
     patch(at);
   }
@@ -115,17 +114,17 @@ void Lowerer::lower_stmt(const ast::IfStmt& n, const grammar::SourceSpan& s) {
   for (const std::int32_t at : to_end) patch(at);
 }
 void Lowerer::lower_stmt(const ast::SimultaneousStmt& n, const grammar::SourceSpan& s) {
-  Instr begin = make(OpCode::kBeginSecret, s);
+  auto begin = make(OpCode::kBeginSecret, s);
   emit(begin);
   const bool saved = deferred_;
   deferred_ = true;
   for_each(n.var, n.domain, std::nullopt, n.body, s);
   deferred_ = saved;
-  Instr end = make(OpCode::kEndSecret, s);
+  auto end = make(OpCode::kEndSecret, s);
   emit(end);
 }
 void Lowerer::lower_stmt(const ast::ChooseStmt& n, const grammar::SourceSpan& s) {
-  Instr choose = make(OpCode::kChoose, s);
+  auto choose = make(OpCode::kChoose, s);
   choose.b = expr(n.domain);
   choose.c = expr(n.chooser);
   // The policy entry for this rule is lowered where the choice stands, with `chooser`
@@ -141,13 +140,13 @@ void Lowerer::lower_stmt(const ast::ChooseStmt& n, const grammar::SourceSpan& s)
   emit(choose);
 }
 void Lowerer::lower_stmt(const ast::LetStmt& n, const grammar::SourceSpan& s) {
-  Instr let = make(OpCode::kLet, s);
+  auto let = make(OpCode::kLet, s);
   let.b = expr(n.value);
   let.a = bind(n.name);
   emit(let);
 }
 void Lowerer::lower_stmt(const ast::MoveStmt& n, const grammar::SourceSpan& s) {
-  Instr move = make(OpCode::kMove, s);
+  auto move = make(OpCode::kMove, s);
   move.a = expr(n.cards);
   move.b = expr(n.target);
   move.flags = face_flags(n.face);
@@ -155,7 +154,7 @@ void Lowerer::lower_stmt(const ast::MoveStmt& n, const grammar::SourceSpan& s) {
   emit(move);
 }
 void Lowerer::lower_stmt(const ast::DealStmt& n, const grammar::SourceSpan& s) {
-  Instr deal = make(OpCode::kDeal, s);
+  auto deal = make(OpCode::kDeal, s);
   deal.a = expr(n.count);
   deal.b = expr(n.source);
   deal.c = expr(n.target);
@@ -163,18 +162,18 @@ void Lowerer::lower_stmt(const ast::DealStmt& n, const grammar::SourceSpan& s) {
   emit(deal);
 }
 void Lowerer::lower_stmt(const ast::ShuffleStmt& n, const grammar::SourceSpan& s) {
-  Instr shuffle = make(OpCode::kShuffle, s);
+  auto shuffle = make(OpCode::kShuffle, s);
   shuffle.a = expr(n.zone);
   emit(shuffle);
 }
 void Lowerer::lower_stmt(const ast::FlipStmt& n, const grammar::SourceSpan& s) {
-  Instr flip = make(OpCode::kFlip, s);
+  auto flip = make(OpCode::kFlip, s);
   flip.a = expr(n.cards);
   flip.flags = face_flags(n.face);
   emit(flip);
 }
 void Lowerer::assignment(OpCode code, const ast::Expr& target, const ast::Expr& value, const grammar::SourceSpan& s) {
-  Instr instr = make(code, s);
+  auto instr = make(code, s);
   if (const auto* ref = std::get_if<ast::NameRef>(&target.node)) {
     instr.a = var_ids_.at(ref->name);
   } else {
@@ -189,13 +188,13 @@ void Lowerer::assignment(OpCode code, const ast::Expr& target, const ast::Expr& 
 void Lowerer::lower_stmt(const ast::SetStmt& n, const grammar::SourceSpan& s) { assignment(OpCode::kSet, n.target, n.value, s); }
 void Lowerer::lower_stmt(const ast::AddStmt& n, const grammar::SourceSpan& s) { assignment(OpCode::kAdd, n.target, n.amount, s); }
 void Lowerer::lower_stmt(const ast::SwapSeatsStmt& n, const grammar::SourceSpan& s) {
-  Instr swap = make(OpCode::kSwapSeats, s);
+  auto swap = make(OpCode::kSwapSeats, s);
   swap.a = expr(n.first);
   swap.b = expr(n.second);
   emit(swap);
 }
 void Lowerer::lower_stmt(const ast::EndGameStmt& n, const grammar::SourceSpan& s) {
-  Instr end = make(OpCode::kEndGame, s);
+  auto end = make(OpCode::kEndGame, s);
   if (n.winners) end.a = expr(*n.winners);
   emit(end);
 }

@@ -40,7 +40,7 @@ class Lowerer {
   void type_policy_slots();
 
   // ---- lower_expr.cpp ----
-  ExprId add(ExprNode node);
+  ExprId add(ExprNode node, const grammar::SourceSpan& span);
   ExprId node(ExprOp op, const ast::Expr& e, std::vector<ExprId> kids = {}, std::int32_t index = -1,
               std::uint8_t sub = 0);
   ExprId constant(Value v, const ast::Expr& e);
@@ -62,8 +62,12 @@ class Lowerer {
   ExprId lower(const ast::Conditional& n, const ast::Expr& e);
 
   // ---- lower_stmt.cpp ----
-  static Instr make(OpCode code, const grammar::SourceSpan& span = {});
-  std::int32_t emit(Instr instr);
+  // An instruction on its way into the code, with the span that goes into the side table.
+  struct Pending : Instr {
+    grammar::SourceSpan span;
+  };
+  static Pending make(OpCode code, const grammar::SourceSpan& span = {});
+  std::int32_t emit(Pending instr);
   [[nodiscard]] std::int32_t here() const { return static_cast<std::int32_t>(ir_.code.size()); }
   void patch(std::int32_t at) { ir_.code[static_cast<std::size_t>(at)].target = here(); }
   void close_loop(std::int32_t top);

@@ -25,7 +25,7 @@ void Replayer::record_step(std::uint32_t line, PlayerId player, const Value& cho
   ReplayStep step{result_.steps, line, names_.who(player),
                   names_.notation(state, choice),
                   rule >= 0 ? ir_.labels[static_cast<std::size_t>(rule)] : std::string(),
-                  machine_.where(ir_.code[static_cast<std::size_t>(instr)].span), by_policy};
+                  machine_.where(ir_.instr_spans[static_cast<std::size_t>(instr)]), by_policy};
   // The cards of the choice, where they lie now, decide who saw what was chosen.
   std::vector<CardId> cards;
   if (choice.kind == Kind::kCard && choice.scalar >= 0) cards.push_back(static_cast<CardId>(choice.scalar));
@@ -73,7 +73,7 @@ void Replayer::check_deal(const State& state, std::int32_t from, std::int32_t to
     const std::vector<CardId> logged = names_.cards(state, event->line, logged_cards, "cards");  // reports unknown or repeated cards
     bad_log(event->line, "cards", fmt::format("the rules deal {} from {} to {} here ({}), not {}: the shuffles before do not give this deal",
                                          names_.cards_text(state, cards), names_.zone_text(from), names_.zone_text(to),
-                                         machine_.where(ir_.code[static_cast<std::size_t>(state.pc)].span),
+                                         machine_.where(ir_.instr_spans[static_cast<std::size_t>(state.pc)]),
                                          names_.cards_text(state, logged)));
   }
   reader_.advance();
@@ -112,7 +112,7 @@ void Replayer::check_policy(const State& state, PlayerId player, std::int32_t ru
   if (logged_player != player) {
     stop(ReplayOutcome::kIllegal, grammar::Code::kWrongPlayer, event->line, "player",
          fmt::format("step {}: the rules make an automated decision for {} here ({}), not for {}", result_.steps + 1,
-                     names_.who(player), machine_.where(ir_.code[static_cast<std::size_t>(state.pc)].span), names_.who(logged_player)),
+                     names_.who(player), machine_.where(ir_.instr_spans[static_cast<std::size_t>(state.pc)]), names_.who(logged_player)),
          {rule_note(state.pc, "the decision is made here")});
   }
   const std::int32_t logged_rule = rule_of(event->line, body);

@@ -48,7 +48,7 @@ void Replayer::ended(const State& state) {
 }
 
 bool Replayer::check_shuffle(const State& state, std::int32_t zone, std::vector<CardId>& cards) {
-  const std::string where = machine_.where(ir_.code[static_cast<std::size_t>(state.pc)].span);
+  const std::string where = machine_.where(ir_.instr_spans[static_cast<std::size_t>(state.pc)]);
   const LogEvent* event = reader_.peek();
   if (event == nullptr) throw LogEnded{fmt::format("the result of shuffling {} ({})", names_.zone_text(zone), where), state, "", "", {}};
   if (event->type == EventType::kCut) cut(*event, state);

@@ -53,7 +53,7 @@ void Replayer::stop(ReplayOutcome outcome, grammar::Code code, const LogLine& li
 
 grammar::DiagnosticNote Replayer::rule_note(std::int32_t instr, const std::string& message) const {
   if (instr < 0) return grammar::DiagnosticNote{{}, message};
-  return grammar::DiagnosticNote{ir_.code[static_cast<std::size_t>(instr)].span, message};
+  return grammar::DiagnosticNote{ir_.instr_spans[static_cast<std::size_t>(instr)], message};
 }
 
 grammar::DiagnosticNote Replayer::legal_note(const State& state) const {
@@ -74,7 +74,7 @@ std::string Replayer::rule_text(std::int32_t rule) const {
 std::string Replayer::waiting_text(const State& state) const {
   const Decision& d = *state.decision;
   return fmt::format("{} to choose in {} ({})", names_.who(d.player), rule_text(d.rule),
-                     machine_.where(ir_.code[static_cast<std::size_t>(d.instr)].span));
+                     machine_.where(ir_.instr_spans[static_cast<std::size_t>(d.instr)]));
 }
 
 // ---- log values ----------------------------------------------------------------------

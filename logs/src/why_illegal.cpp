@@ -103,7 +103,7 @@ class Explainer {
 
   // The expression as written, on one line.
   std::string source(ExprId id) const {
-    const grammar::SourceSpan& span = node(id).span;
+    const grammar::SourceSpan& span = ir_.span_of(id);
     if (!span.valid() || span.file >= sources_.size()) return "?";
     const std::string& text = sources_.file(span.file).text;
     if (span.begin >= span.end || span.end > text.size()) return "?";
@@ -177,7 +177,7 @@ class Explainer {
     }
   }
 
-  void note(ExprId id, std::string message) { notes_.push_back(grammar::DiagnosticNote{node(id).span, std::move(message)}); }
+  void note(ExprId id, std::string message) { notes_.push_back(grammar::DiagnosticNote{ir_.span_of(id), std::move(message)}); }
 
   // ---- the walk ----
 

@@ -52,7 +52,7 @@ void check_invariants(Context& ctx, std::vector<Finding>& out) {
           r.facts.push_back(v.is_bool() ? !v : v == 0);
           r.facts.insert(r.facts.end(), scratch.assumptions.begin(), scratch.assumptions.end());
           if (ctx.check(r.facts) != z3::unsat) {
-            open.push_back(ctx.where(ctx.ir.code[p].span));
+            open.push_back(ctx.where(ctx.ir.instr_spans[p]));
             break;
           }
         }

@@ -63,11 +63,11 @@ class HiddenFlows {
     switch (n.op) {
       case ir::ExprOp::kZone:
         if (!carried && !counted && ir_.zones[static_cast<std::size_t>(n.index)].visibility != ir::Visibility::kPublic) {
-          return n.span;
+          return ir_.span_of(n);
         }
         break;
       case ir::ExprOp::kAllCards:
-        if (!carried && !counted) return n.span;
+        if (!carried && !counted) return ir_.span_of(n);
         break;
       case ir::ExprOp::kVar:
         if (zones_only_) break;
@@ -85,7 +85,7 @@ class HiddenFlows {
         // Where a card lies in its zone and which way up: hidden unless its zone is public,
         // and the abstraction does not keep which zone a given card is in.
         const auto b = static_cast<ir::Builtin>(n.sub);
-        if (b == ir::Builtin::kIndex || b == ir::Builtin::kFaceUp || b == ir::Builtin::kFaceDown) return n.span;
+        if (b == ir::Builtin::kIndex || b == ir::Builtin::kFaceUp || b == ir::Builtin::kFaceDown) return ir_.span_of(n);
         break;
       }
       case ir::ExprOp::kDef: {
@@ -241,7 +241,7 @@ class HiddenFlows {
           }
         }
         if (in.a >= 0 && static_cast<std::size_t>(in.a) < secret.size()) {
-          secret[static_cast<std::size_t>(in.a)] = in.span;
+          secret[static_cast<std::size_t>(in.a)] = ir_.span_of(in);
           secret_pc[static_cast<std::size_t>(in.a)] = here;
         }
       }
@@ -295,13 +295,13 @@ void check_knowable_moves(const Context& ctx, std::vector<Finding>& out) {
     const std::string rule = in.rule >= 0 ? fmt::format("'{}'", ir.labels[static_cast<std::size_t>(in.rule)]) : "a choice";
     if (const auto test = flows.under(pc)) {
       unclear.push_back(fmt::format("{} at {}: it is asked (or not) by a test or a loop that reads hidden cards ({})", rule,
-                                    ctx.where(in.span), ctx.where(*test)));
+                                    ctx.where(ir.span_of(in)), ctx.where(*test)));
     }
     // Who chooses is not an option: the chooser knows it is asked.
     for (const ir::ExprId e : {in.b, in.d}) {
       if (const auto hidden = flows.reads(e, true, in.c)) {
         unclear.push_back(fmt::format("{} at {}: its options read a value that may carry hidden cards (from {})", rule,
-                                      ctx.where(in.span), ctx.where(*hidden)));
+                                      ctx.where(ir.span_of(in)), ctx.where(*hidden)));
         break;
       }
     }
@@ -329,7 +329,7 @@ void check_knowable_moves(const Context& ctx, std::vector<Finding>& out) {
         facts.insert(facts.end(), scratch.assumptions.begin(), scratch.assumptions.end());
         if (ctx.check(facts) == z3::unsat) continue;
         const std::string text = fmt::format("{} at {}: its options read the cards of {} ({})", rule,
-                                             ctx.where(in.span), info.name, ctx.where(read.span));
+                                             ctx.where(ir.span_of(in)), info.name, ctx.where(read.span));
         if (info.visibility == ir::Visibility::kOwner && info.per_player) {
           leaks.push_back(text + ", which may belong to another player");
         } else {
@@ -342,7 +342,7 @@ void check_knowable_moves(const Context& ctx, std::vector<Finding>& out) {
     const ir::Instr& in = ir.code[static_cast<std::size_t>(pc)];
     const std::string rule = in.rule >= 0 ? fmt::format("'{}'", ir.labels[static_cast<std::size_t>(in.rule)]) : "a choice";
     unclear.push_back(fmt::format("{} at {}: inside a simultaneous block, its options read the secret choice at {}", rule,
-                                  ctx.where(in.span), ctx.where(secret)));
+                                  ctx.where(ir.span_of(in)), ctx.where(secret)));
   }
   // Simultaneous blocks: only held-back writes between the start and the end.
   std::int32_t open = -1;
@@ -354,7 +354,7 @@ void check_knowable_moves(const Context& ctx, std::vector<Finding>& out) {
     if (in.code == ir::OpCode::kMove || in.code == ir::OpCode::kDeal || in.code == ir::OpCode::kFlip ||
         in.code == ir::OpCode::kShuffle || in.code == ir::OpCode::kSwapSeats) {
       leaks.push_back(fmt::format("{}: a simultaneous block changes cards or seats before the choices are revealed",
-                                  ctx.where(in.span)));
+                                  ctx.where(ir.span_of(in))));
     }
   }
   Finding f;

@@ -225,7 +225,7 @@ CardClasses card_classes(const ir::Ir& ir, const Setting& setting) {
     classes.predicate_at[static_cast<std::size_t>(predicates[p].first)] = static_cast<std::int32_t>(p);
   }
   for (const auto& [p, slot] : predicates) {
-    const grammar::SourceSpan& span = ir.exprs[static_cast<std::size_t>(p)].span;
+    const grammar::SourceSpan& span = ir.expr_spans[static_cast<std::size_t>(p)];
     classes.predicates.push_back(fmt::format("{}:{}", ir.file_paths.empty() ? "" : ir.file_paths[span.file], span.line));
   }
   return classes;

@@ -100,7 +100,7 @@ void check_obligations(Context& ctx, const std::set<std::string>& wanted, std::v
       facts.insert(facts.end(), step.assumptions.begin(), step.assumptions.end());
       facts.insert(facts.end(), step.continues.begin(), step.continues.end());
       if (ctx.check(facts, clocks[ObligationKind::kTakeFromEmpty]) != z3::unsat) {
-        conservation_open.push_back(fmt::format("{}: the number of cards may change here", ctx.where(ctx.ir.code[i].span)));
+        conservation_open.push_back(fmt::format("{}: the number of cards may change here", ctx.where(ctx.ir.instr_spans[i])));
       }
     }
   }

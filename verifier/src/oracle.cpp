@@ -308,7 +308,7 @@ class Oracle {
   }
 
   std::string where(std::int32_t pc) const {
-    return fmt::format("pc {} ({})", pc, machine_.where(ir_.code[static_cast<std::size_t>(pc)].span));
+    return fmt::format("pc {} ({})", pc, machine_.where(ir_.instr_spans[static_cast<std::size_t>(pc)]));
   }
 
   const ri::Machine& machine_;

@@ -56,7 +56,7 @@ bool Termination::ranks(const Loop& loop, const Measure& m, std::string& why) {
       std::vector<z3::expr> up = base;
       up.push_back(after > before);
       if (ctx_.check(up) != z3::unsat) {
-        why = fmt::format("it can increase on a path from {}", ctx_.where(ctx_.ir.code[static_cast<std::size_t>(pc)].span));
+        why = fmt::format("it can increase on a path from {}", ctx_.where(ctx_.ir.instr_spans[static_cast<std::size_t>(pc)]));
         return false;
       }
       std::vector<z3::expr> same = base;
@@ -64,7 +64,7 @@ bool Termination::ranks(const Loop& loop, const Measure& m, std::string& why) {
       if (ctx_.check(same) != z3::unsat) {
         level[static_cast<std::size_t>(pc)].push_back(exit.pc);
       } else if (decreased_at.empty()) {
-        decreased_at = ctx_.where(ctx_.ir.code[static_cast<std::size_t>(pc)].span);
+        decreased_at = ctx_.where(ctx_.ir.instr_spans[static_cast<std::size_t>(pc)]);
       }
     }
   }

@@ -103,7 +103,7 @@ void Encoder::Run::follow_locals(ir::Slot moved_local, F constrain) {
 void Encoder::Run::set_var(const ir::Instr& in) {
   const ir::VarInfo& info = ir_.vars[static_cast<std::size_t>(in.a)];
   std::optional<z3::expr> player;
-  if (info.per_player) player = as_player(eval(in.b), in.span);
+  if (info.per_player) player = as_player(eval(in.b), ir_.span_of(in));
   const Sym v = eval(in.c);
   if ((in.flags & ir::kDeferred) != 0) return;  // applied (as any value) at the end of the block
   const std::int32_t width = info.per_player ? static_cast<std::int32_t>(seats()) : 1;
@@ -113,7 +113,7 @@ void Encoder::Run::set_var(const ir::Instr& in) {
     z3::expr value = in.code == OpCode::kAdd ? at(index) + as_int(v) : as_int(v);
     if (in.code == OpCode::kAdd) {
       path_.push_back(player ? *player == num(p) : yes());
-      (void)checked(make_int(value), in.span);
+      (void)checked(make_int(value), ir_.span_of(in));
       path_.pop_back();
     }
     if (player) value = z3::ite(*player == num(p), value, at(index));

@@ -23,18 +23,18 @@ Encoder::Sym Encoder::Run::eval(ir::ExprId id) {
       Sym s;
       s.shape = Sym::Shape::kZone;
       if (z.per_player) {
-        s.e.push_back(num(z.first_instance) + as_player(eval(n.kids[0]), n.span));
+        s.e.push_back(num(z.first_instance) + as_player(eval(n.kids[0]), ir_.span_of(n)));
         enc_.zone_range_.try_emplace(s.e[0].id(), Encoder::ZoneRange{s.e[0], z.first_instance,
                                                                      z.first_instance + static_cast<std::int32_t>(seats()) - 1});
       } else {
         s.e.push_back(num(z.first_instance));
       }
-      if (reads_ != nullptr) reads_->push_back(ZoneRead{s.e[0], guard(), counted, n.span});
+      if (reads_ != nullptr) reads_->push_back(ZoneRead{s.e[0], guard(), counted, ir_.span_of(n)});
       return s;
     }
     case ExprOp::kSeat: {
       const z3::expr seat = as_int(eval(n.kids[0]));
-      oblige(ir::FaultKind::kNoSeat, seat >= num(0) && seat < num(seats()), n.span, "a seat number");
+      oblige(ir::FaultKind::kNoSeat, seat >= num(0) && seat < num(seats()), ir_.span_of(n), "a seat number");
       return make_int(player_at(seat), Kind::kPlayer);
     }
     case ExprOp::kPlayers: {
@@ -72,7 +72,7 @@ Encoder::Sym Encoder::Run::eval(ir::ExprId id) {
       const Sym v = eval(n.kids[0]);
       Sym out = make_int(-as_int(v));
       out.varies = v.varies;
-      return checked(out, n.span);
+      return checked(out, ir_.span_of(n));
     }
     case ExprOp::kBinary: return binary(n);
     case ExprOp::kSetLit: return set_literal(n);
@@ -147,7 +147,7 @@ Encoder::Sym Encoder::Run::var(const ir::ExprNode& n) {
   const std::int32_t width = info.per_player ? static_cast<std::int32_t>(seats()) : 1;
   for (std::int32_t p = 0; p < width; ++p) slots.push_back(info.first_slot + p);
   std::optional<z3::expr> player;
-  if (info.per_player) player = as_player(eval(n.kids.at(0)), n.span);
+  if (info.per_player) player = as_player(eval(n.kids.at(0)), ir_.span_of(n));
   const auto first = static_cast<std::size_t>(info.first_slot);
   const Kind k = first < enc_.kinds_.var.size() ? enc_.kinds_.var[first] : Kind::kNone;  // no game got here
   std::vector<z3::expr> values;
@@ -240,7 +240,7 @@ Encoder::Sym Encoder::Run::binary(const ir::ExprNode& n) {
       if (a.shape == S::kInt || a.shape == S::kBool) {
         Sym out = make_int(op == ir::BinaryOp::kAdd ? as_int(a) + as_int(b) : as_int(a) - as_int(b));
         out.varies = varies;
-        return checked(out, n.span);
+        return checked(out, ir_.span_of(n));
       }
       return unknown();
     }
@@ -251,10 +251,10 @@ Encoder::Sym Encoder::Run::binary(const ir::ExprNode& n) {
       if (xs.is_numeral() || ys.is_numeral()) {
         Sym out = make_int(x * y);
         out.varies = varies;
-        return checked(out, n.span);
+        return checked(out, ir_.span_of(n));
       }
       // The product is not kept: whether it fits in 64 bits is not known either.
-      oblige(ir::FaultKind::kIntegerOverflow, fresh_bool(), n.span, "an integer product within 64 bits");
+      oblige(ir::FaultKind::kIntegerOverflow, fresh_bool(), ir_.span_of(n), "an integer product within 64 bits");
       Sym out = make_int(fresh_int());
       out.varies = varies;
       return out;
@@ -262,10 +262,10 @@ Encoder::Sym Encoder::Run::binary(const ir::ExprNode& n) {
     case ir::BinaryOp::kDiv:
     case ir::BinaryOp::kMod: {
       const z3::expr y = as_int(b).simplify();
-      oblige(ir::FaultKind::kDivisionByZero, y != num(0), n.span, "a divisor other than 0");
+      oblige(ir::FaultKind::kDivisionByZero, y != num(0), ir_.span_of(n), "a divisor other than 0");
       // The interpreter faults on the lowest integer divided by -1, for / and % alike.
       oblige(ir::FaultKind::kIntegerOverflow, !(as_int(a) == ctx_.int_val(std::numeric_limits<int64_t>::min()) && y == num(-1)),
-             n.span, "a quotient within 64 bits");
+             ir_.span_of(n), "a quotient within 64 bits");
       Sym out = make_int(fresh_int());
       std::int64_t divisor = 0;
       if (y.is_numeral_i64(divisor) && divisor > 0 && op == ir::BinaryOp::kMod) {
@@ -306,7 +306,7 @@ Encoder::Sym Encoder::Run::set_literal(const ir::ExprNode& n) {
     items.push_back(eval(k));
     // The interpreter faults on none as a member, whatever the set's element type.
     const Sym& item = items.back();
-    const grammar::SourceSpan& span = ir_.exprs[static_cast<std::size_t>(k)].span;
+    const grammar::SourceSpan& span = ir_.expr_spans[static_cast<std::size_t>(k)];
     if (item.shape == Sym::Shape::kInt && item.kind != Kind::kInt) {
       oblige(ir::FaultKind::kNoneInSet, item.e[0] >= num(0), span, "a set member, not none");
     } else if (item.shape == Sym::Shape::kCard) {
@@ -381,7 +381,7 @@ Encoder::Sym Encoder::Run::builtin(const ir::ExprNode& n) {
       const std::string name = b == Builtin::kTop ? "top" : "bottom";
       if (n.kids.size() == 2) {
         const z3::expr k = as_int(eval(n.kids[1]));
-        oblige(ir::FaultKind::kTakeFromEmpty, k >= num(0) && k <= total(z.e[0]), n.span,
+        oblige(ir::FaultKind::kTakeFromEmpty, k >= num(0) && k <= total(z.e[0]), ir_.span_of(n),
                name + "(zone, k) of a zone with at least k cards");
         Sym out;
         out.shape = Sym::Shape::kCards;
@@ -395,7 +395,7 @@ Encoder::Sym Encoder::Run::builtin(const ir::ExprNode& n) {
         require(sum == k);
         return out;
       }
-      oblige(ir::FaultKind::kTakeFromEmpty, total(z.e[0]) > num(0), n.span, name + "() of a zone that has a card");
+      oblige(ir::FaultKind::kTakeFromEmpty, total(z.e[0]) > num(0), ir_.span_of(n), name + "() of a zone that has a card");
       return some_card(z.e[0], counts);
     }
     case Builtin::kRank:
@@ -406,7 +406,7 @@ Encoder::Sym Encoder::Run::builtin(const ir::ExprNode& n) {
       const int attribute = b == Builtin::kRank ? 0 : b == Builtin::kSuit ? 1 : b == Builtin::kColor ? 2 : 3;
       const Kind kind = attribute == 0 ? Kind::kInt : Kind::kEnum;
       const std::int32_t enum_id = attribute == 0 ? -1 : attribute - 1;
-      oblige_card(c, n.kids[0], n.span);
+      oblige_card(c, n.kids[0], ir_.span_of(n));
       if (c.shape != Sym::Shape::kCard) {
         Sym out = make_int(fresh_int(), kind, enum_id);
         out.varies = true;
@@ -430,12 +430,12 @@ Encoder::Sym Encoder::Run::builtin(const ir::ExprNode& n) {
     case Builtin::kFaceUp:
     case Builtin::kFaceDown: {
       const Sym c = eval(n.kids[0]);
-      oblige_card(c, n.kids[0], n.span);
+      oblige_card(c, n.kids[0], ir_.span_of(n));
       return make_bool(fresh_bool(), true);
     }
     case Builtin::kIndex: {
       const Sym c = eval(n.kids[0]);
-      oblige_card(c, n.kids[0], n.span);
+      oblige_card(c, n.kids[0], ir_.span_of(n));
       Sym out = make_int(fresh_int());
       assume(out.e[0] >= num(0));
       out.varies = true;
@@ -444,16 +444,16 @@ Encoder::Sym Encoder::Run::builtin(const ir::ExprNode& n) {
     case Builtin::kLeftOf:
     case Builtin::kRightOf:
     case Builtin::kOpposite: {
-      const z3::expr p = as_player(eval(n.kids[0]), n.span);
+      const z3::expr p = as_player(eval(n.kids[0]), ir_.span_of(n));
       std::int64_t offset = b == Builtin::kLeftOf ? 1 : b == Builtin::kRightOf ? seats() - 1 : seats() / 2;
       if (b == Builtin::kOpposite) {
-        oblige(ir::FaultKind::kNoOppositeSeat, ctx_.bool_val(seats() % 2 == 0), n.span, "an even number of seats");
+        oblige(ir::FaultKind::kNoOppositeSeat, ctx_.bool_val(seats() % 2 == 0), ir_.span_of(n), "an even number of seats");
       }
       return make_int(player_at(modulo(seat_of(p) + num(offset))), Kind::kPlayer);
     }
     case Builtin::kDistance: {
-      const z3::expr a = as_player(eval(n.kids[0]), n.span);
-      const z3::expr c = as_player(eval(n.kids[1]), n.span);
+      const z3::expr a = as_player(eval(n.kids[0]), ir_.span_of(n));
+      const z3::expr c = as_player(eval(n.kids[1]), ir_.span_of(n));
       return make_int(modulo(seat_of(c) - seat_of(a)));
     }
     case Builtin::kSubsets: {
@@ -461,10 +461,10 @@ Encoder::Sym Encoder::Run::builtin(const ir::ExprNode& n) {
       const z3::expr lo = as_int(eval(n.kids[1]));
       const z3::expr hi = as_int(eval(n.kids[2]));
       if (set.shape != Sym::Shape::kPlayers) {
-        oblige(ir::FaultKind::kTooManySubsets, fresh_bool(), n.span, "subsets() of at most 20 players (the set is not kept)");
+        oblige(ir::FaultKind::kTooManySubsets, fresh_bool(), ir_.span_of(n), "subsets() of at most 20 players (the set is not kept)");
         return unknown();
       }
-      oblige(ir::FaultKind::kTooManySubsets, size_of(set) <= num(20), n.span, "subsets() of at most 20 players");
+      oblige(ir::FaultKind::kTooManySubsets, size_of(set) <= num(20), ir_.span_of(n), "subsets() of at most 20 players");
       Sym out;
       out.shape = Sym::Shape::kFamily;
       out.e = set.e;
@@ -480,7 +480,7 @@ Encoder::Sym Encoder::Run::builtin(const ir::ExprNode& n) {
     case Builtin::kAbs: {
       const Sym v = eval(n.kids[0]);
       const z3::expr x = as_int(v);
-      oblige(ir::FaultKind::kIntegerOverflow, x != ctx_.int_val(std::numeric_limits<int64_t>::min()), n.span,
+      oblige(ir::FaultKind::kIntegerOverflow, x != ctx_.int_val(std::numeric_limits<int64_t>::min()), ir_.span_of(n),
              "abs() of an integer above the smallest");
       Sym out = make_int(z3::ite(x >= num(0), x, -x));
       out.varies = v.varies;

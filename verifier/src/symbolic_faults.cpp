@@ -44,7 +44,7 @@ void Encoder::Run::check_policy(const ir::Instr& in, const z3::expr& chooser, co
     member = picked.e[0] >= num(0) && picked.e[0] == legal.e[0] && picked.e[1] >= num(0) &&
              picked.e[1] < num(classes()) && select(counts, picked.e[1]) > num(0);
   }
-  oblige(ir::FaultKind::kIllegalPolicyChoice, member, in.span, "the policy's choice is a legal option");
+  oblige(ir::FaultKind::kIllegalPolicyChoice, member, ir_.span_of(in), "the policy's choice is a legal option");
   path_.pop_back();
 }
 

@@ -13,11 +13,11 @@ void Encoder::Run::run(std::int32_t pc) {
     case OpCode::kLet: set_local(in.a, eval(in.b)); to(yes(), pc + 1); break;
     case OpCode::kChoose: {
       const Sym domain = eval(in.b);
-      const z3::expr chooser = as_player(eval(in.c), in.span);
+      const z3::expr chooser = as_player(eval(in.c), ir_.span_of(in));
       z3::expr nonempty = yes();
       Sym legal;
       const Sym chosen = choose_from(domain, in.a, in.d, nonempty, &legal);
-      oblige(ir::FaultKind::kNoLegalChoice, nonempty, in.span, "a legal choice");
+      oblige(ir::FaultKind::kNoLegalChoice, nonempty, ir_.span_of(in), "a legal choice");
       require(nonempty);
       // The chosen value stays any legal option: the policy's pick is one when it is legal.
       if (in.e >= 0) check_policy(in, chooser, legal);
@@ -28,11 +28,11 @@ void Encoder::Run::run(std::int32_t pc) {
     case OpCode::kMove: {
       const Sym cards = eval(in.a);
       if (cards.shape != Sym::Shape::kCard && cards.shape != Sym::Shape::kCards && cards.shape != Sym::Shape::kZone) {
-        oblige_card(cards, in.a, in.span);
+        oblige_card(cards, in.a, ir_.span_of(in));
       }
       const Sym target = eval(in.b);
       move_target_ = target.shape == Sym::Shape::kZone ? target.e[0] : fresh_in(0, layout_.instances - 1);
-      move(cards, move_target_, in.span);
+      move(cards, move_target_, ir_.span_of(in));
       to(yes(), pc + 1);
       break;
     }
@@ -42,7 +42,7 @@ void Encoder::Run::run(std::int32_t pc) {
       const Sym target = eval(in.c);
       const z3::expr src = from.shape == Sym::Shape::kZone ? from.e[0] : fresh_in(0, layout_.instances - 1);
       move_target_ = target.shape == Sym::Shape::kZone ? target.e[0] : fresh_in(0, layout_.instances - 1);
-      oblige(ir::FaultKind::kTakeFromEmpty, n >= num(0) && n <= total(src), in.span, "a deal from a zone that holds the cards");
+      oblige(ir::FaultKind::kTakeFromEmpty, n >= num(0) && n <= total(src), ir_.span_of(in), "a deal from a zone that holds the cards");
       require(n >= num(0) && n <= total(src));
       Sym dealt;
       dealt.shape = Sym::Shape::kCards;
@@ -54,22 +54,22 @@ void Encoder::Run::run(std::int32_t pc) {
         dealt.e.push_back(part);
       }
       require(sum == n);
-      move(dealt, move_target_, in.span);
+      move(dealt, move_target_, ir_.span_of(in));
       to(yes(), pc + 1);
       break;
     }
     case OpCode::kShuffle: (void)eval(in.a); to(yes(), pc + 1); break;
     case OpCode::kFlip: {
       const Sym cards = eval(in.a);
-      if (cards.shape != Sym::Shape::kCards && cards.shape != Sym::Shape::kZone) oblige_card(cards, in.a, in.span);
+      if (cards.shape != Sym::Shape::kCards && cards.shape != Sym::Shape::kZone) oblige_card(cards, in.a, ir_.span_of(in));
       to(yes(), pc + 1);
       break;
     }
     case OpCode::kSet:
     case OpCode::kAdd: set_var(in); to(yes(), pc + 1); break;
     case OpCode::kSwapSeats: {
-      const z3::expr a = as_player(eval(in.a), in.span);
-      const z3::expr b = as_player(eval(in.b), in.span);
+      const z3::expr a = as_player(eval(in.a), ir_.span_of(in));
+      const z3::expr b = as_player(eval(in.b), ir_.span_of(in));
       if (layout_.seats_move) {
         const z3::expr sa = seat_of(a), sb = seat_of(b);
         for (std::int64_t p = 0; p < seats(); ++p) {
@@ -92,7 +92,7 @@ void Encoder::Run::run(std::int32_t pc) {
     }
     case OpCode::kRepeatInit: {
       const z3::expr n = as_int(eval(in.b));
-      oblige(ir::FaultKind::kNegativeRepeat, n >= num(0), in.span, "a repeat count of at least 0");
+      oblige(ir::FaultKind::kNegativeRepeat, n >= num(0), ir_.span_of(in), "a repeat count of at least 0");
       const std::int32_t index = layout_.local_index[static_cast<std::size_t>(in.a)];
       if (index >= 0) write(index, n);
       to(yes(), pc + 1);
@@ -108,7 +108,7 @@ void Encoder::Run::run(std::int32_t pc) {
     }
     case OpCode::kForInit: {
       const Sym domain = eval(in.b);
-      if (in.d >= 0) (void)as_player(eval(in.d), in.span);
+      if (in.d >= 0) (void)as_player(eval(in.d), ir_.span_of(in));
       const auto s = static_cast<std::size_t>(in.a);
       const std::int32_t index = layout_.local_index[s];
       if (layout_.local_shape[s] == SlotShape::kPlayerList) {
@@ -122,7 +122,7 @@ void Encoder::Run::run(std::int32_t pc) {
         // without an order).
         const std::int32_t direction = layout_.list_direction[s];
         z3::expr from = num(0);
-        if (in.d >= 0) from = seat_of(as_player(eval(in.d), in.span));
+        if (in.d >= 0) from = seat_of(as_player(eval(in.d), ir_.span_of(in)));
         z3::expr first = from;
         for (std::int64_t i = seats() - 1; i >= 0; --i) {
           const z3::expr seat = modulo(from + num(direction * i));
@@ -194,7 +194,7 @@ void Encoder::Run::run(std::int32_t pc) {
       const auto it = enc_.deferred_vars_.find(pc);
       if (enc_.deferred_adds_.count(pc) != 0) {
         // A held-back add is applied here; its amount is not kept, nor whether the sum fits.
-        oblige(ir::FaultKind::kIntegerOverflow, fresh_bool(), in.span, "a held-back add within 64 bits");
+        oblige(ir::FaultKind::kIntegerOverflow, fresh_bool(), ir_.span_of(in), "a held-back add within 64 bits");
       }
       if (it != enc_.deferred_vars_.end()) {
         for (const std::int32_t v : it->second) {

@@ -103,7 +103,7 @@ Encoder::Sym Encoder::Run::quantifier(const ir::ExprNode& n) {
         case ir::QuantKind::kCount: total = total + z3::ite(domain.e[v] && as_bool(body), num(1), num(0)); break;
         case ir::QuantKind::kSum:
           total = total + z3::ite(domain.e[v], as_int(body), num(0));
-          (void)checked(make_int(total), n.span);  // every partial sum, as the interpreter adds
+          (void)checked(make_int(total), ir_.span_of(n));  // every partial sum, as the interpreter adds
           break;
       }
     }
@@ -117,12 +117,12 @@ Encoder::Sym Encoder::Run::quantifier(const ir::ExprNode& n) {
   std::vector<z3::expr> counts;
   if (!card_domain(domain, zone, counts)) {
     visit_untracked(n.index, {n.kids[1]});
-    if (q == ir::QuantKind::kSum) oblige(ir::FaultKind::kIntegerOverflow, fresh_bool(), n.span, "a sum within 64 bits (the set is not kept)");
+    if (q == ir::QuantKind::kSum) oblige(ir::FaultKind::kIntegerOverflow, fresh_bool(), ir_.span_of(n), "a sum within 64 bits (the set is not kept)");
     return q == ir::QuantKind::kExists || q == ir::QuantKind::kAll ? make_bool(fresh_bool()) : make_int(fresh_int());
   }
   if (q == ir::QuantKind::kSum) {
     // A sum over cards is not kept, nor whether it fits in 64 bits.
-    oblige(ir::FaultKind::kIntegerOverflow, fresh_bool(), n.span, "a sum within 64 bits");
+    oblige(ir::FaultKind::kIntegerOverflow, fresh_bool(), ir_.span_of(n), "a sum within 64 bits");
     return make_int(fresh_int());
   }
   z3::expr any = ctx_.bool_val(false);
@@ -159,7 +159,7 @@ Encoder::Sym Encoder::Run::pick(const ir::ExprNode& n, ir::ExprId domain_id, ir:
     }
     z3::expr_vector any(ctx_);
     for (const z3::expr& e : ok) any.push_back(e);
-    oblige(extremum ? ir::FaultKind::kEmptyExtremum : ir::FaultKind::kFirstNotFound, any.empty() ? ctx_.bool_val(false) : z3::mk_or(any), n.span,
+    oblige(extremum ? ir::FaultKind::kEmptyExtremum : ir::FaultKind::kFirstNotFound, any.empty() ? ctx_.bool_val(false) : z3::mk_or(any), ir_.span_of(n),
            extremum ? "max/min over a non-empty set" : "'first' finds an element");
     const z3::expr chosen = fresh_in(0, static_cast<std::int64_t>(domain.e.size()) - 1);
     require(select(ok, chosen));
@@ -173,7 +173,7 @@ Encoder::Sym Encoder::Run::pick(const ir::ExprNode& n, ir::ExprId domain_id, ir:
     std::vector<ir::ExprId> parts{filter};
     if (extremum) parts.insert(parts.end(), n.kids.begin() + 1, n.kids.end());
     visit_untracked(n.index, parts);
-    oblige(extremum ? ir::FaultKind::kEmptyExtremum : ir::FaultKind::kFirstNotFound, fresh_bool(), n.span,
+    oblige(extremum ? ir::FaultKind::kEmptyExtremum : ir::FaultKind::kFirstNotFound, fresh_bool(), ir_.span_of(n),
            extremum ? "max/min over a non-empty set (the set is not kept)" : "'first' finds an element (the set is not kept)");
     return unknown();
   }
@@ -185,7 +185,7 @@ Encoder::Sym Encoder::Run::pick(const ir::ExprNode& n, ir::ExprId domain_id, ir:
     passing.push_back(c);
     any = any || c > num(0);
   }
-  oblige(extremum ? ir::FaultKind::kEmptyExtremum : ir::FaultKind::kFirstNotFound, any, n.span, extremum ? "max/min over a non-empty set" : "'first' finds a card");
+  oblige(extremum ? ir::FaultKind::kEmptyExtremum : ir::FaultKind::kFirstNotFound, any, ir_.span_of(n), extremum ? "max/min over a non-empty set" : "'first' finds a card");
   Sym card = some_card(zone, passing);
   if (zone.simplify().is_numeral() && zone.simplify().get_numeral_int64() == -2) {
     card.e[0] = fresh_in(0, layout_.instances - 1);

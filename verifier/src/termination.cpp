@@ -16,7 +16,7 @@
 namespace rulebook::verifier {
 
 std::string Termination::describe(const Loop& loop) const {
-  const std::string where = ctx_.where(ctx_.ir.code[static_cast<std::size_t>(loop.head)].span);
+  const std::string where = ctx_.where(ctx_.ir.instr_spans[static_cast<std::size_t>(loop.head)]);
   if (loop.game) return "the round loop (the game)";
   if (loop.label >= 0) return fmt::format("loop '{}' ({})", ctx_.ir.labels[static_cast<std::size_t>(loop.label)], where);
   return fmt::format("loop at {}", where);
@@ -35,14 +35,14 @@ Finding loop_finding(const Context& ctx, Termination& t, const Loop& loop, const
   Finding f;
   f.property = property;
   f.subject = t.describe(loop);
-  f.span = ctx.ir.code[static_cast<std::size_t>(loop.head)].span;
+  f.span = ctx.ir.instr_spans[static_cast<std::size_t>(loop.head)];
   f.key = loop.game ? "game"
           : loop.label >= 0 ? ctx.ir.labels[static_cast<std::size_t>(loop.label)]
                             : fmt::format("line-{}", f.span.line);
   f.where = ctx.where(f.span);
   std::vector<std::pair<Measure, std::string>> candidates;
   if (declared) {
-    const grammar::SourceSpan& span = ctx.ir.exprs[static_cast<std::size_t>(*declared)].span;
+    const grammar::SourceSpan& span = ctx.ir.expr_spans[static_cast<std::size_t>(*declared)];
     candidates.emplace_back(t.expression_measure(*declared), "the declared measure (" + ctx.where(span) + ")");
   } else {
     if (auto b = t.builtin_measure(loop)) candidates.push_back(*b);

@@ -11,7 +11,7 @@ std::string vacuity_failure(Context& ctx) {
   PropertyClock clock = ctx.new_clock();
   for (const auto& [pc, points] : ctx.sampling.points) {
     if (!ctx.invariants.at(pc).reached()) {
-      return fmt::format("a game reached {}, where the invariant is false", ctx.where(ctx.ir.code[static_cast<std::size_t>(pc)].span));
+      return fmt::format("a game reached {}, where the invariant is false", ctx.where(ctx.ir.instr_spans[static_cast<std::size_t>(pc)]));
     }
     const Block& block = ctx.invariants.block(pc);
     z3::expr_vector ways(ctx.z3);
@@ -26,7 +26,7 @@ std::string vacuity_failure(Context& ctx) {
       }
       if (ctx.check(facts, clock) == z3::unsat) {
         return fmt::format("a state a game had at {} has no transition under the invariant there",
-                           ctx.where(ctx.ir.code[static_cast<std::size_t>(pc)].span));
+                           ctx.where(ctx.ir.instr_spans[static_cast<std::size_t>(pc)]));
       }
     }
   }

@@ -172,7 +172,7 @@ VerifyReport verify_setting(const ri::Machine& machine, const VerifyOptions& opt
       if (!invariants.is_cut(static_cast<std::int32_t>(pc))) continue;
       const PositionInvariant& inv = invariants.at(static_cast<std::int32_t>(pc));
       fmt::print(stderr, "pc {}: op {} {} samples {} rank {} parts {} equalities {} shared {}\n", pc,
-                 static_cast<int>(ir.code[pc].code), machine.where(ir.code[pc].span), inv.samples, inv.hull.rank(),
+                 static_cast<int>(ir.code[pc].code), machine.where(ir.instr_spans[pc]), inv.samples, inv.hull.rank(),
                  inv.parts.size(), inv.equalities.size(), std::count(inv.shared.begin(), inv.shared.end(), true));
     }
   }
@@ -237,7 +237,7 @@ VerifyReport verify_setting(const ri::Machine& machine, const VerifyOptions& opt
     for (std::size_t pc = 0; pc < ir.code.size(); ++pc) {
       if (ir.code[pc].code != ir::OpCode::kChoose) continue;
       const ir::Instr& in = ir.code[pc];
-      const std::string where = fmt::format("{} {}", machine.where(in.span),
+      const std::string where = fmt::format("{} {}", machine.where(ir.span_of(in)),
                                             in.rule >= 0 ? ir.labels[static_cast<std::size_t>(in.rule)] : "");
       report.invariants.emplace_back(where, invariants.describe(static_cast<std::int32_t>(pc), layout.names));
     }

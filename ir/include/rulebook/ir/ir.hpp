@@ -11,9 +11,11 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
+#include <utility>
 
 #include "rulebook/grammar/source.hpp"
 #include "rulebook/ir/builtins.hpp"
@@ -132,7 +134,6 @@ struct ExprNode {
   TypeId type = TypeTable::kUnknownType;  // the checker's type of the expression
   Value constant;
   std::vector<ExprId> kids;
-  grammar::SourceSpan span;
 
   // `sub` read as what it is for each op.
   [[nodiscard]] BinaryOp binary_op() const { return static_cast<BinaryOp>(sub); }
@@ -168,7 +169,6 @@ struct Instr {
   std::int32_t a = -1, b = -1, c = -1, d = -1, e = -1;
   std::int32_t target = -1;
   std::int32_t rule = -1;  // innermost enclosing labelled rule, for faults and logs
-  grammar::SourceSpan span;
 };
 
 struct CardInfo {
@@ -244,6 +244,13 @@ struct Ir {
   TypeTable types;
   std::vector<ExprNode> exprs;
   std::vector<Instr> code;
+  // Where each node and instruction came from, by ExprId and by instruction index: a side
+  // table, not a field, because the evaluators' loops read nodes and instructions and a span
+  // is read only when something is reported (a fault, a log line, a diagnostic). A span is
+  // 40 bytes: without it an instruction is 32 bytes, not 72, and a node 80, not 120. Whoever appends a node or an instruction
+  // appends its span (add_expr, add_instr), so the tables stay as long as what they describe.
+  std::vector<grammar::SourceSpan> expr_spans;
+  std::vector<grammar::SourceSpan> instr_spans;
   std::int32_t round_start = 0;          // index of the kRoundStart instruction
   grammar::SourceSpan round_span;        // the `round` declaration, where a fault names the round
   std::vector<std::string> labels;       // rule labels by id
@@ -273,6 +280,38 @@ struct Ir {
   // Policies see the automated player and the legal choices at these slots.
   static constexpr Slot kChooserSlot = 0;
   static constexpr Slot kLegalSlot = 1;
+
+  [[nodiscard]] const grammar::SourceSpan& span_of(ExprId id) const { return expr_spans[static_cast<std::size_t>(id)]; }
+  [[nodiscard]] const grammar::SourceSpan& instr_span(std::int32_t pc) const {
+    return instr_spans[static_cast<std::size_t>(pc)];
+  }
+  // The same for a node or an instruction of this IR held by reference (the evaluators walk
+  // references into `exprs` and `code`); a copy has no place here, and is a logic error.
+  [[nodiscard]] const grammar::SourceSpan& span_of(const ExprNode& node) const {
+    return expr_spans[index_in(exprs, node, "expression")];
+  }
+  [[nodiscard]] const grammar::SourceSpan& span_of(const Instr& instr) const {
+    return instr_spans[index_in(code, instr, "instruction")];
+  }
+  ExprId add_expr(ExprNode node, const grammar::SourceSpan& span) {
+    exprs.push_back(std::move(node));
+    expr_spans.push_back(span);
+    return static_cast<ExprId>(exprs.size() - 1);
+  }
+  std::int32_t add_instr(const Instr& instr, const grammar::SourceSpan& span) {
+    code.push_back(instr);
+    instr_spans.push_back(span);
+    return static_cast<std::int32_t>(code.size() - 1);
+  }
+
+  template <typename T>
+  static std::size_t index_in(const std::vector<T>& all, const T& item, const char* what) {
+    const T* at = &item;
+    if (all.empty() || at < all.data() || at >= all.data() + all.size()) {
+      throw std::logic_error(std::string("span_of: the ") + what + " is not one of this IR's");
+    }
+    return static_cast<std::size_t>(at - all.data());
+  }
 
   [[nodiscard]] std::int32_t zone_instance(std::int32_t zone, std::int64_t player) const {
     return zones[static_cast<std::size_t>(zone)].first_instance +
