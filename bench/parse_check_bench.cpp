@@ -4,8 +4,8 @@
 
 #include <string>
 
+#include "rulebook/authoring/format.hpp"
 #include "rulebook/grammar/check.hpp"
-#include "rulebook/grammar/format.hpp"
 #include "rulebook/grammar/parse.hpp"
 
 namespace g = rulebook::grammar;
@@ -52,7 +52,7 @@ void format(benchmark::State& state, const char* relative) {
   const g::FileId id = sources.add(relative, text);
   const auto file = g::parse_rules(sources, id, diagnostics);
   for (auto _ : state) {
-    auto out = g::format_rules(file, sources.file(id));
+    auto out = rulebook::authoring::format_rules(file, sources.file(id));
     benchmark::DoNotOptimize(out);
   }
 }

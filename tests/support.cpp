@@ -13,7 +13,7 @@
 #include <fmt/format.h>
 
 #include "rulebook/grammar/check.hpp"
-#include "rulebook/grammar/format.hpp"
+#include "rulebook/grammar/dump.hpp"
 #include "rulebook/grammar/parse.hpp"
 
 namespace rulebook::test {

@@ -6,7 +6,7 @@
 
 #include "commands.hpp"
 #include "output.hpp"
-#include "rulebook/grammar/format.hpp"
+#include "rulebook/authoring/format.hpp"
 #include "rulebook/grammar/parse.hpp"
 
 namespace rulebook::cli {
@@ -43,7 +43,7 @@ int run_fmt(const FmtOptions& options) {
     print_diagnostics(diagnostics, sources, OutputFormat::kText);
     return kExitFinding;
   }
-  const std::string formatted = grammar::format_rules(tree, sources.file(id));
+  const std::string formatted = authoring::format_rules(tree, sources.file(id));
   if (options.check) {
     if (formatted == *text) return kExitOk;
     fmt::print(stderr, "{}: not in canonical layout (run `rulebook fmt --write {}`)\n", options.file,

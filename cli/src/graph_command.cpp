@@ -17,7 +17,7 @@
 
 #include "commands.hpp"
 #include "output.hpp"
-#include "rulebook/grammar/graph.hpp"
+#include "rulebook/authoring/graph.hpp"
 #include "rulebook/grammar/load.hpp"
 
 extern char** environ;
@@ -215,7 +215,7 @@ int run_graph(const GraphOptions& options) {
     print_diagnostics(diagnostics, sources, OutputFormat::kText);
     return loaded.status == grammar::LoadStatus::kUnreadable ? kExitBadInput : kExitFinding;
   }
-  std::string text = grammar::structure_dot(*loaded.program, sources);
+  std::string text = authoring::structure_dot(*loaded.program, sources);
   if (options.format == "svg") {
     std::string error;
     int stopped_by = 0;

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "rulebook/grammar/format.hpp"
+#include "rulebook/grammar/dump.hpp"
 #include "rulebook/grammar/spelling.hpp"
 
 namespace rulebook::grammar {

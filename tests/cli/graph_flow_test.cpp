@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "rulebook/grammar/graph.hpp"
+#include "rulebook/authoring/graph.hpp"
 #include "rulebook/grammar/load.hpp"
 #include "support.hpp"
 
@@ -30,7 +30,7 @@ std::vector<std::string> edges_of(const std::string& text) {
   rulebook::grammar::Diagnostics diagnostics;
   const auto loaded = rulebook::grammar::load_ruleset(dir + "/flow.rules", sources, diagnostics);
   REQUIRE(loaded.status == rulebook::grammar::LoadStatus::kOk);
-  const std::string dot = rulebook::grammar::structure_dot(*loaded.program, sources);
+  const std::string dot = rulebook::authoring::structure_dot(*loaded.program, sources);
   INFO(dot);
   std::map<std::string, std::string> titles{{"start", "start"}, {"end", "end"}};
   const std::regex node(R"(^\s*(n\d+) \[label="([^"\\]*))");

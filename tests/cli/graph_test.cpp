@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "rulebook/grammar/graph.hpp"
+#include "rulebook/authoring/graph.hpp"
 #include "rulebook/grammar/load.hpp"
 #include "support.hpp"
 
@@ -22,7 +22,7 @@ std::string dot_of(const std::string& path) {
   rulebook::grammar::Diagnostics diagnostics;
   const auto loaded = rulebook::grammar::load_ruleset(path, sources, diagnostics);
   REQUIRE(loaded.status == rulebook::grammar::LoadStatus::kOk);
-  return rulebook::grammar::structure_dot(*loaded.program, sources);
+  return rulebook::authoring::structure_dot(*loaded.program, sources);
 }
 
 const char* const kSmall =
@@ -82,8 +82,8 @@ TEST_CASE("graph: every labelled rule of the shipped rulesets is drawn once, det
     rulebook::grammar::Diagnostics diagnostics;
     const auto loaded = rulebook::grammar::load_ruleset(path, sources, diagnostics);
     REQUIRE(loaded.status == rulebook::grammar::LoadStatus::kOk);
-    const std::string dot = rulebook::grammar::structure_dot(*loaded.program, sources);
-    CHECK(dot == rulebook::grammar::structure_dot(*loaded.program, sources));
+    const std::string dot = rulebook::authoring::structure_dot(*loaded.program, sources);
+    CHECK(dot == rulebook::authoring::structure_dot(*loaded.program, sources));
     for (const auto& [label, span] : loaded.program->rule_labels) {
       INFO(label);
       // As a rule node ("label\nfile:line") or as a loop's cluster (label="label";).

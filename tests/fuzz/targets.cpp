@@ -7,8 +7,9 @@
 #include <string>
 #include <string_view>
 
+#include "rulebook/authoring/format.hpp"
 #include "rulebook/grammar/check.hpp"
-#include "rulebook/grammar/format.hpp"
+#include "rulebook/grammar/dump.hpp"
 #include "rulebook/grammar/load.hpp"
 #include "rulebook/grammar/parse.hpp"
 #include "rulebook/ir/lower.hpp"
@@ -60,14 +61,14 @@ void rules_one(const std::uint8_t* data, std::size_t size) {
   grammar::ast::RulesFile file = grammar::parse_rules(sources, id, diagnostics);
   if (diagnostics.has_errors()) return;
   // The formatter's promise: its output means the same file, and is already formatted.
-  const std::string formatted = grammar::format_rules(file, sources.file(id));
+  const std::string formatted = authoring::format_rules(file, sources.file(id));
   grammar::SourceManager again;
   const grammar::FileId again_id = again.add("formatted.rules", formatted);
   grammar::Diagnostics again_diagnostics;
   const grammar::ast::RulesFile reparsed = grammar::parse_rules(again, again_id, again_diagnostics);
   if (again_diagnostics.has_errors()) oracle_failed("the formatted file does not parse", formatted);
   if (grammar::dump_ast(reparsed) != grammar::dump_ast(file)) oracle_failed("formatting changed the meaning", formatted);
-  if (grammar::format_rules(reparsed, again.file(again_id)) != formatted) oracle_failed("formatting is not idempotent", formatted);
+  if (authoring::format_rules(reparsed, again.file(again_id)) != formatted) oracle_failed("formatting is not idempotent", formatted);
   // A variant needs its base from disk: checking stops at the parse.
   if (file.kind != grammar::ast::FileKind::kGame) return;
   const std::optional<grammar::Program> program = grammar::check_program(std::move(file), diagnostics);

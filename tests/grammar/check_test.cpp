@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-#include "rulebook/grammar/format.hpp"
+#include "rulebook/grammar/dump.hpp"
 #include "rulebook/grammar/load.hpp"
 #include "support.hpp"
 

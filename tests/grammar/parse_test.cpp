@@ -2,7 +2,7 @@
 // span-free S-expression), and the grammar itself passes PEGTL's analysis.
 #include <catch2/catch.hpp>
 
-#include "rulebook/grammar/format.hpp"
+#include "rulebook/grammar/dump.hpp"
 #include "rulebook/grammar/parse.hpp"
 #include "support.hpp"
 

@@ -24,7 +24,8 @@ namespace {
 constexpr std::size_t kMaxLines = 500;
 
 // The libraries' folders; logs/ and stats/ are checked once they exist.
-const std::vector<std::string> kLibraryFolders = {"grammar", "ir", "interpreter", "logs", "stats", "verifier", "cli"};
+const std::vector<std::string> kLibraryFolders = {"grammar", "authoring", "ir", "interpreter",
+                                                  "logs", "stats", "verifier", "cli"};
 
 struct Oversized {
   std::string path;  // relative to the source tree

@@ -22,8 +22,11 @@ using rulebook::test::write_text;
 
 namespace {
 
-// Low to high. logs/ and stats/ are checked once they exist.
-const std::vector<std::string> kLayers = {"grammar", "ir", "interpreter", "logs", "stats", "verifier", "cli"};
+// Low to high. logs/ and stats/ are checked once they exist. authoring/ (formatter, graph) reads
+// only the checked tree, so it sits right above grammar: the lowest place where what it includes
+// is below it, which also forbids it the IR and everything above.
+const std::vector<std::string> kLayers = {"grammar", "authoring", "ir", "interpreter",
+                                          "logs", "stats", "verifier", "cli"};
 
 std::size_t layer_of(const std::string& library) {
   return static_cast<std::size_t>(std::find(kLayers.begin(), kLayers.end(), library) - kLayers.begin());
@@ -91,11 +94,40 @@ TEST_CASE("layers: the check reports an include of a higher layer or of an unkno
   const std::vector<std::string> found = upward_includes(root);
   fs::remove_all(root);
   CHECK(listing(found) ==
-        "3 include(s) against the layers (low to high: grammar, ir, interpreter, logs, stats, verifier, cli):\n"
+        "3 include(s) against the layers (low to high: grammar, authoring, ir, interpreter, logs, "
+        "stats, verifier, cli):\n"
         "  ir/src/lower.cpp:4: ir includes rulebook/interpreter/, a higher layer\n"
         "  stats/include/rulebook/stats/stats.hpp:3: stats includes rulebook/cli/, a higher layer\n"
         "  cli/src/main.cpp:2: includes rulebook/sim/, which is not a layer (add it to kLayers in "
         "tests/ops/layers_test.cpp, in its place)");
+}
+
+TEST_CASE(
+    "layers: authoring sits on grammar alone: grammar may not include it, it may not include ir "
+    "or higher",
+    "[layout]") {
+  const fs::path root = temp_folder();
+  fs::create_directories(root / "grammar/src");
+  fs::create_directories(root / "authoring/src");
+  fs::create_directories(root / "cli/src");
+  write_text((root / "grammar/src/dump.cpp").string(),
+             "#include \"rulebook/grammar/dump.hpp\"\n"
+             "#include \"rulebook/authoring/format.hpp\"\n");  // the front end below its tools
+  write_text((root / "authoring/src/format.cpp").string(),
+             "#include \"rulebook/authoring/format.hpp\"\n"   // its own
+             "#include \"rulebook/grammar/parse.hpp\"\n"      // the layer it sits on
+             "#include \"rulebook/ir/ir.hpp\"\n"              // the lowered form: above it
+             "#include \"rulebook/interpreter/machine.hpp\"\n");
+  write_text((root / "cli/src/fmt_command.cpp").string(),
+             "#include \"rulebook/authoring/format.hpp\"\n");  // a higher layer uses it
+  const std::vector<std::string> found = upward_includes(root);
+  fs::remove_all(root);
+  CHECK(listing(found) ==
+        "3 include(s) against the layers (low to high: grammar, authoring, ir, interpreter, logs, "
+        "stats, verifier, cli):\n"
+        "  grammar/src/dump.cpp:2: grammar includes rulebook/authoring/, a higher layer\n"
+        "  authoring/src/format.cpp:3: authoring includes rulebook/ir/, a higher layer\n"
+        "  authoring/src/format.cpp:4: authoring includes rulebook/interpreter/, a higher layer");
 }
 
 TEST_CASE("layers: no library includes the headers of a higher layer", "[layout]") {

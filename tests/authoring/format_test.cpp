@@ -4,7 +4,8 @@
 
 #include <cstdlib>
 
-#include "rulebook/grammar/format.hpp"
+#include "rulebook/authoring/format.hpp"
+#include "rulebook/grammar/dump.hpp"
 #include "rulebook/grammar/parse.hpp"
 #include "support.hpp"
 
@@ -17,7 +18,7 @@ namespace {
 std::string format_text(const std::string& text, const std::string& name = "test.rules") {
   const auto p = parse_text(text, name);
   REQUIRE_FALSE(p.diagnostics.has_errors());
-  return g::format_rules(p.file, p.sources.file(0));
+  return rulebook::authoring::format_rules(p.file, p.sources.file(0));
 }
 
 std::size_t comment_count(const std::string& text) {
@@ -33,7 +34,7 @@ TEST_CASE("fmt: every shipped rule file round-trips to the same tree and is idem
       const std::string original = rulebook::test::read_text(path);
       const auto before = parse_text(original, path);
       REQUIRE_FALSE(before.diagnostics.has_errors());
-      const std::string once = g::format_rules(before.file, before.sources.file(0));
+      const std::string once = rulebook::authoring::format_rules(before.file, before.sources.file(0));
       const auto after = parse_text(once, path);
       INFO(once);
       REQUIRE_FALSE(after.diagnostics.has_errors());

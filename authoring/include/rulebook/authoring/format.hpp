@@ -1,4 +1,5 @@
-// The canonical layout of a rule file (`rulebook fmt`), and a span-free dump of the AST.
+// The canonical layout of a rule file (`rulebook fmt`). The span-free dump of the tree that
+// checks its round trip is the front end's: rulebook/grammar/dump.hpp.
 #pragma once
 
 #include <string>
@@ -6,7 +7,7 @@
 #include "rulebook/grammar/ast.hpp"
 #include "rulebook/grammar/source.hpp"
 
-namespace rulebook::grammar {
+namespace rulebook::authoring {
 
 // Lines wider than this are wrapped where the formatter knows how: long `and`/`or` chains.
 inline constexpr std::size_t kFormatWidth = 100;
@@ -16,12 +17,6 @@ inline constexpr std::size_t kFormatWidth = 100;
 // source had any. Comments of `source` (the text `file` was parsed from) are kept: each
 // goes before the node that follows it, or stays at the end of the line it ended.
 // Formatting is idempotent, and the result parses to the same tree as the input.
-std::string format_rules(const ast::RulesFile& file, const SourceFile& source);
+std::string format_rules(const grammar::ast::RulesFile& file, const grammar::SourceFile& source);
 
-// A one-line-per-node S-expression of the tree without source spans: what the grammar
-// tests compare, and how "parses to the same tree" is checked.
-std::string dump_ast(const ast::RulesFile& file);
-std::string dump_expr(const ast::Expr& expr);
-std::string dump_stmt(const ast::Stmt& stmt);
-
-}  // namespace rulebook::grammar
+}  // namespace rulebook::authoring

@@ -10,12 +10,18 @@
 
 #include <fmt/format.h>
 
-#include "rulebook/grammar/format.hpp"
+#include "rulebook/authoring/format.hpp"
 #include "rulebook/grammar/parse.hpp"
 #include "rulebook/grammar/spelling.hpp"
 #include "expr_printer.hpp"
 
-namespace rulebook::grammar {
+namespace rulebook::authoring {
+
+namespace ast = grammar::ast;
+using grammar::Comment;
+using grammar::SourceFile;
+using grammar::SourceSpan;
+using grammar::spelling;
 
 namespace {
 
@@ -486,4 +492,4 @@ std::string format_rules(const ast::RulesFile& file, const SourceFile& source) {
   return formatted;
 }
 
-}  // namespace rulebook::grammar
+}  // namespace rulebook::authoring

@@ -5,7 +5,7 @@
 // labelled rules forks, one path per branch (and one past it when there is no `else`),
 // and its paths join in a point after it. Statements without a label are left out unless
 // they hold labelled rules.
-#include "rulebook/grammar/graph.hpp"
+#include "rulebook/authoring/graph.hpp"
 
 #include "expr_printer.hpp"
 
@@ -15,7 +15,12 @@
 
 #include <fmt/format.h>
 
-namespace rulebook::grammar {
+namespace rulebook::authoring {
+
+namespace ast = grammar::ast;
+using grammar::Program;
+using grammar::SourceManager;
+using grammar::SourceSpan;
 
 namespace {
 
@@ -303,4 +308,4 @@ std::string structure_dot(const Program& program, const SourceManager& sources) 
   return w.out + "}\n";
 }
 
-}  // namespace rulebook::grammar
+}  // namespace rulebook::authoring

@@ -8,9 +8,9 @@
 #include "rulebook/grammar/program.hpp"
 #include "rulebook/grammar/source.hpp"
 
-namespace rulebook::grammar {
+namespace rulebook::authoring {
 
 // A DOT document. Deterministic: the same program gives the same bytes.
-std::string structure_dot(const Program& program, const SourceManager& sources);
+std::string structure_dot(const grammar::Program& program, const grammar::SourceManager& sources);
 
-}  // namespace rulebook::grammar
+}  // namespace rulebook::authoring

@@ -13,7 +13,10 @@
 #include "rulebook/grammar/ast.hpp"
 #include "rulebook/grammar/spelling.hpp"
 
-namespace rulebook::grammar::detail {
+namespace rulebook::authoring::detail {
+
+namespace ast = grammar::ast;
+using grammar::spelling;
 
 // Binding strength, loosest first, as in the grammar.
 enum Precedence : int {
@@ -209,4 +212,4 @@ class ExprPrinter {
   }
 };
 
-}  // namespace rulebook::grammar::detail
+}  // namespace rulebook::authoring::detail
