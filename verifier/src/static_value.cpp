@@ -1,3 +1,4 @@
+// The values a setting decides, computed by the interpreter's evaluator (static_value.hpp).
 #include "static_value.hpp"
 
 #include <algorithm>
