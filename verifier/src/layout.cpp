@@ -5,6 +5,7 @@
 
 #include "liveness.hpp"
 #include "size_limits.hpp"
+#include "static_value.hpp"
 
 #include <fmt/format.h>
 
@@ -16,129 +17,12 @@ using ir::ExprOp;
 using ir::Kind;
 using ir::Value;
 
-constexpr std::int32_t kEnumSuit = 0, kEnumColor = 1, kEnumKind = 2;
-
 std::optional<std::int64_t> as_int(const std::optional<Value>& v) {
   if (!v || (v->kind == Kind::kSet || v->kind == Kind::kZone)) return std::nullopt;
   return v->scalar;
 }
 
 }  // namespace
-
-std::optional<Value> static_value(const ir::Ir& ir, const Setting& setting, ir::ExprId id, StaticEnv& env) {
-  const ir::ExprNode& n = ir.exprs[static_cast<std::size_t>(id)];
-  auto kid = [&](std::size_t i) { return static_value(ir, setting, n.kids[i], env); };
-  switch (n.op) {
-    case ExprOp::kConst: return n.constant;
-    case ExprOp::kLocal: {
-      const auto it = env.find(n.index);
-      if (it == env.end()) return std::nullopt;
-      return it->second;
-    }
-    case ExprOp::kOption: return setting.options[static_cast<std::size_t>(n.index)];
-    case ExprOp::kNumPlayers: return Value::integer(setting.players);
-    case ExprOp::kNumSeats: return Value::integer(setting.seats);
-    case ExprOp::kNot: {
-      const auto v = as_int(kid(0));
-      if (!v) return std::nullopt;
-      return Value::boolean(*v == 0);
-    }
-    case ExprOp::kNeg: {
-      const auto v = as_int(kid(0));
-      if (!v) return std::nullopt;
-      return Value::integer(-*v);
-    }
-    case ExprOp::kCond: {
-      const auto c = as_int(kid(0));
-      if (!c) return std::nullopt;
-      return *c != 0 ? kid(1) : kid(2);
-    }
-    case ExprOp::kSetLit: {
-      std::vector<std::int64_t> items;
-      Kind kind = Kind::kNone;
-      std::int32_t enum_id = -1;
-      for (std::size_t i = 0; i < n.kids.size(); ++i) {
-        const auto v = kid(i);
-        if (!v || v->kind == Kind::kSet || v->kind == Kind::kZone) return std::nullopt;
-        kind = v->kind;
-        enum_id = v->enum_id;
-        items.push_back(v->scalar);
-      }
-      std::sort(items.begin(), items.end());
-      items.erase(std::unique(items.begin(), items.end()), items.end());
-      return Value::set(kind, std::move(items), enum_id);
-    }
-    case ExprOp::kDef: {
-      const ir::DefInfo& def = ir.defs[static_cast<std::size_t>(n.index)];
-      StaticEnv inner = env;
-      for (std::size_t i = 0; i < n.kids.size(); ++i) {
-        auto v = kid(i);
-        if (!v) return std::nullopt;
-        inner[def.params[i]] = *v;
-      }
-      return static_value(ir, setting, def.body, inner);
-    }
-    case ExprOp::kBuiltin: {
-      const auto b = static_cast<ir::Builtin>(n.sub);
-      if (b != ir::Builtin::kRank && b != ir::Builtin::kSuit && b != ir::Builtin::kColor && b != ir::Builtin::kKind) {
-        if (b == ir::Builtin::kMax || b == ir::Builtin::kMin) {
-          const auto x = as_int(kid(0)), y = as_int(kid(1));
-          if (!x || !y) return std::nullopt;
-          return Value::integer(b == ir::Builtin::kMax ? std::max(*x, *y) : std::min(*x, *y));
-        }
-        return std::nullopt;
-      }
-      const auto c = kid(0);
-      if (!c || c->kind != Kind::kCard || c->scalar < 0) return std::nullopt;
-      const ir::CardInfo& card = setting.cards[static_cast<std::size_t>(c->scalar)];
-      switch (b) {
-        case ir::Builtin::kRank: return Value::integer(card.rank);
-        case ir::Builtin::kSuit: return Value::enumeration(kEnumSuit, card.suit);
-        case ir::Builtin::kColor: return Value::enumeration(kEnumColor, card.color);
-        default: return Value::enumeration(kEnumKind, card.kind);
-      }
-    }
-    case ExprOp::kBinary: {
-      const auto op = static_cast<ir::BinaryOp>(n.sub);
-      const auto a = kid(0);
-      if (!a) return std::nullopt;
-      if (op == ir::BinaryOp::kAnd && a->kind != Kind::kSet && a->scalar == 0) return Value::boolean(false);
-      if (op == ir::BinaryOp::kOr && a->kind != Kind::kSet && a->scalar != 0) return Value::boolean(true);
-      const auto b = kid(1);
-      if (!b) return std::nullopt;
-      if (op == ir::BinaryOp::kEq) return Value::boolean(ir::equal(*a, *b));
-      if (op == ir::BinaryOp::kNe) return Value::boolean(!ir::equal(*a, *b));
-      if (op == ir::BinaryOp::kIn || op == ir::BinaryOp::kNotIn) {
-        if (b->kind != Kind::kSet || a->kind == Kind::kSet) return std::nullopt;
-        const bool found = std::binary_search(b->items.begin(), b->items.end(), a->scalar);
-        return Value::boolean(op == ir::BinaryOp::kIn ? found : !found);
-      }
-      if (a->kind == Kind::kSet || b->kind == Kind::kSet || a->kind == Kind::kZone || b->kind == Kind::kZone) {
-        return std::nullopt;
-      }
-      const std::int64_t x = a->scalar, y = b->scalar;
-      switch (op) {
-        case ir::BinaryOp::kAnd:
-        case ir::BinaryOp::kOr: return Value::boolean(y != 0);
-        case ir::BinaryOp::kLt: return Value::boolean(x < y);
-        case ir::BinaryOp::kLe: return Value::boolean(x <= y);
-        case ir::BinaryOp::kGt: return Value::boolean(x > y);
-        case ir::BinaryOp::kGe: return Value::boolean(x >= y);
-        case ir::BinaryOp::kAdd: return Value::integer(x + y);
-        case ir::BinaryOp::kSub: return Value::integer(x - y);
-        case ir::BinaryOp::kMul: return Value::integer(x * y);
-        case ir::BinaryOp::kDiv:
-          if (y == 0) return std::nullopt;
-          return Value::integer(x / y);
-        case ir::BinaryOp::kMod:
-          if (y == 0) return std::nullopt;
-          return Value::integer(x % y);
-        default: return std::nullopt;
-      }
-    }
-    default: return std::nullopt;
-  }
-}
 
 namespace {
 
@@ -151,7 +35,7 @@ bool card_domain(const ir::Ir& ir, ir::ExprId id) {
 
 // Collects the boolean parts of a filter over a card that depend on the card's attributes
 // only and tell some cards apart.
-void split_predicates(const ir::Ir& ir, const Setting& setting, ir::ExprId id, ir::Slot slot,
+void split_predicates(const ir::Ir& ir, const Setting& setting, StaticValues& values, ir::ExprId id, ir::Slot slot,
                       std::vector<std::pair<ir::ExprId, ir::Slot>>& out) {
   if (id < 0) return;
   StaticEnv env;
@@ -159,7 +43,7 @@ void split_predicates(const ir::Ir& ir, const Setting& setting, ir::ExprId id, i
   bool seen_true = false, seen_false = false;
   for (std::size_t c = 0; c < setting.cards.size() && all_static; ++c) {
     env[slot] = Value::card(static_cast<std::int64_t>(c));
-    const auto v = as_int(static_value(ir, setting, id, env));
+    const auto v = as_int(values.value(id, env));
     if (!v) {
       all_static = false;
     } else {
@@ -174,26 +58,27 @@ void split_predicates(const ir::Ir& ir, const Setting& setting, ir::ExprId id, i
   if (n.op == ExprOp::kNot || n.op == ExprOp::kCond ||
       (n.op == ExprOp::kBinary && (static_cast<ir::BinaryOp>(n.sub) == ir::BinaryOp::kAnd ||
                                    static_cast<ir::BinaryOp>(n.sub) == ir::BinaryOp::kOr))) {
-    for (const ir::ExprId k : n.kids) split_predicates(ir, setting, k, slot, out);
+    for (const ir::ExprId k : n.kids) split_predicates(ir, setting, values, k, slot, out);
   }
 }
 
 }  // namespace
 
 CardClasses card_classes(const ir::Ir& ir, const Setting& setting) {
+  StaticValues values(ir, setting);
   std::vector<std::pair<ir::ExprId, ir::Slot>> predicates;
   for (const ir::ExprNode& n : ir.exprs) {
     if (n.op == ExprOp::kComprehension && card_domain(ir, n.kids[0])) {
-      split_predicates(ir, setting, n.kids[1], n.index, predicates);
+      split_predicates(ir, setting, values, n.kids[1], n.index, predicates);
     } else if (n.op == ExprOp::kQuant && card_domain(ir, n.kids[0])) {
-      split_predicates(ir, setting, n.kids[1], n.index, predicates);
+      split_predicates(ir, setting, values, n.kids[1], n.index, predicates);
     } else if (n.op == ExprOp::kFirst && card_domain(ir, n.kids[0])) {
-      split_predicates(ir, setting, n.kids[2], n.index, predicates);
+      split_predicates(ir, setting, values, n.kids[2], n.index, predicates);
     }
   }
   for (const ir::Instr& in : ir.code) {
     if (in.code == ir::OpCode::kChoose && in.d >= 0 && card_domain(ir, in.b)) {
-      split_predicates(ir, setting, in.d, in.a, predicates);
+      split_predicates(ir, setting, values, in.d, in.a, predicates);
     }
   }
   CardClasses classes;
@@ -203,7 +88,7 @@ CardClasses card_classes(const ir::Ir& ir, const Setting& setting) {
     for (const auto& [p, slot] : predicates) {
       StaticEnv env;
       env[slot] = Value::card(static_cast<std::int64_t>(c));
-      const auto v = as_int(static_value(ir, setting, p, env));
+      const auto v = as_int(values.value(p, env));
       signature.push_back(v && *v != 0);
     }
     auto [it, inserted] = by_signature.try_emplace(signature, classes.count());

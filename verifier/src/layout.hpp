@@ -25,11 +25,6 @@ struct Setting {
   std::vector<ir::CardInfo> cards;
 };
 
-// Values of expressions that depend only on constants, options and card attributes: the
-// card predicates that define the classes, and card attributes of a class.
-using StaticEnv = std::unordered_map<ir::Slot, ir::Value>;
-std::optional<ir::Value> static_value(const ir::Ir& ir, const Setting& setting, ir::ExprId id, StaticEnv& env);
-
 struct CardClasses {
   std::vector<std::int32_t> class_of;        // by card id
   std::vector<std::int64_t> size;            // by class

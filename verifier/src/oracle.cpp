@@ -11,6 +11,7 @@
 #include "invariants.hpp"
 #include "sampler.hpp"
 #include "solver.hpp"
+#include "stop_sinks.hpp"
 #include "rulebook/interpreter/agent.hpp"
 #include "rulebook/interpreter/simulate.hpp"
 
@@ -18,38 +19,12 @@ namespace rulebook::verifier {
 
 namespace {
 
-// Thrown from the sink to stop the interpreter where the block ends (the state is copied
-// first); the executor lets everything but its own fault signal pass.
-struct ReachedCut {};
-
 // What the interpreter did from a cut point: reached the next cut point, ended the game,
 // or stopped with a rule fault.
 struct Outcome {
   enum class What : std::uint8_t { kCut, kEnd, kFault } what = What::kEnd;
   ri::State after;
   std::string step;  // how it got there, for messages (the option taken at a decision)
-};
-
-// Stops the run at the first cut point after the start.
-class CutSink : public ri::EventSink {
- public:
-  CutSink(const std::vector<bool>& cuts, std::optional<ri::State>& caught) : cuts_(cuts), caught_(caught) {}
-  void restart(std::int32_t skip) {
-    skip_ = skip;
-    caught_.reset();
-  }
-  [[nodiscard]] bool observes_steps() const override { return true; }
-  void stepping(const ri::State& state) override {
-    if (skip_-- > 0) return;
-    if (!cuts_[static_cast<std::size_t>(state.pc)]) return;
-    caught_ = state;
-    throw ReachedCut{};
-  }
-
- private:
-  const std::vector<bool>& cuts_;
-  std::optional<ri::State>& caught_;
-  std::int32_t skip_ = 0;
 };
 
 // Keeps the first states seen at each cut point (copies, with no decision pending).
@@ -201,15 +176,12 @@ class Oracle {
   // the block, for several options where the block starts with a decision.
   void check_from(std::int32_t pc, const ri::State& start, bool mutated) {
     check_expressions(pc, start, mutated);
-    std::optional<ri::State> caught;
-    CutSink sink(invariants_->cuts(), caught);
+    CutSink sink(invariants_->cuts());
     ri::State s = start;
     s.decision = ri::Decision{};  // refresh() runs from pc: the instruction is run again
     sink.restart(1);              // the start is a cut point itself
-    try {
-      machine_.refresh(s, &sink);
-    } catch (const ReachedCut&) {
-      check(pc, start, Outcome{Outcome::What::kCut, *caught, ""}, mutated);
+    if (machine_.refresh(s, &sink) == ri::SinkVerdict::kStop) {
+      check(pc, start, Outcome{Outcome::What::kCut, std::move(s), ""}, mutated);
       return;
     }
     if (!s.decision) {
@@ -226,13 +198,11 @@ class Oracle {
       ri::State t = s;
       const std::string step = fmt::format("option {} ({})", index, machine_.value_text(t, t.decision->options[index]));
       sink.restart(0);
-      try {
-        machine_.apply(t, index, &sink);
-      } catch (const ReachedCut&) {
-        check(pc, start, Outcome{Outcome::What::kCut, *caught, step}, mutated);
+      if (machine_.apply(t, index, &sink) == ri::SinkVerdict::kStop) {
+        check(pc, start, Outcome{Outcome::What::kCut, std::move(t), step}, mutated);
         continue;
       }
-      check(pc, start, Outcome{t.fault ? Outcome::What::kFault : Outcome::What::kEnd, t, step}, mutated);
+      check(pc, start, Outcome{t.fault ? Outcome::What::kFault : Outcome::What::kEnd, std::move(t), step}, mutated);
     }
   }
 

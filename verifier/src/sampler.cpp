@@ -5,46 +5,11 @@
 #include <unordered_set>
 
 #include "rulebook/interpreter/agent.hpp"
+#include "stop_sinks.hpp"
 
 namespace rulebook::verifier {
 
 namespace {
-
-// Thrown from a sink when a game runs too long without a decision.
-struct NoDecision {};
-// Thrown from a sink when a game with decisions runs too long in all, or is under way when
-// the budget is spent: the game is kept up to `moves`, its last decision.
-struct GameTooLong {
-  std::int64_t moves = 0;
-  bool by_budget = false;
-};
-
-// Counts the instructions since the last decision, and those of the whole game.
-class LoopWatch : public ri::EventSink {
- public:
-  [[nodiscard]] bool observes_steps() const override { return true; }
-  void stepping(const ri::State& state) override {
-    if (++steps_ > kStepsWithoutDecision) throw NoDecision{};
-    if (++total_ > kStepsPerGame) throw GameTooLong{state.moves, false};
-    // The clock is read every 65,536 instructions only: a step costs less than reading it.
-    if ((total_ & 0xFFFF) == 0 && std::chrono::steady_clock::now() >= stop_at_) throw GameTooLong{state.moves, true};
-  }
-  // A policy's choice is no decision: the interpreter runs on and keeps counting.
-  void chose(const ri::State&, ri::PlayerId, std::int32_t, const ir::Value&, bool by_policy) override {
-    if (!by_policy) steps_ = 0;
-  }
-  // A new game; `stop_at` ends it at its last decision (none for the first game).
-  void reset(std::chrono::steady_clock::time_point stop_at = std::chrono::steady_clock::time_point::max()) {
-    steps_ = 0;
-    total_ = 0;
-    stop_at_ = stop_at;
-  }
-
- private:
-  std::int64_t steps_ = 0;
-  std::int64_t total_ = 0;
-  std::chrono::steady_clock::time_point stop_at_ = std::chrono::steady_clock::time_point::max();
-};
 
 std::uint64_t hash_point(const std::vector<std::int64_t>& point) {
   std::uint64_t h = 1469598103934665603ULL;
@@ -59,7 +24,7 @@ class SampleSink : public LoopWatch {
  public:
   SampleSink(const ri::Machine& machine, const Layout& layout, const CardClasses& classes, Invariants& invariants,
              Sampling& out)
-      : machine_(machine), layout_(layout), classes_(classes), invariants_(invariants), out_(out),
+      : LoopWatch(kStepsWithoutDecision, kStepsPerGame), machine_(machine), layout_(layout), classes_(classes), invariants_(invariants), out_(out),
         seen_(machine.ir().code.size()) {}
   void start_game(std::uint64_t seed, std::chrono::steady_clock::time_point stop_at) {
     seed_ = seed;
@@ -67,6 +32,7 @@ class SampleSink : public LoopWatch {
   }
   void stepping(const ri::State& state) override {
     LoopWatch::stepping(state);
+    if (stop() != Stop::kNone) return;  // the machine stops before this state's instruction
     const ir::Ir& ir = machine_.ir();
     ++out_.states;
     if (!invariants_.is_cut(state.pc)) return;  // decisions are cut points
@@ -110,7 +76,9 @@ ri::GameResult play_sample_game(const ri::Machine& machine, const ri::GameConfig
   result.seed = config.seed;
   ri::State state = machine.start(config, sink);
   ri::RandomAgent agent(ri::agent_seed(config.seed));  // as play_random_game: replayable from the seed
-  while (!state.finished) {
+  // A sink that stops the game (its verdict) leaves it half run: the caller asks the sink why.
+  ri::SinkVerdict verdict = sink != nullptr ? sink->verdict() : ri::SinkVerdict::kContinue;
+  while (!state.finished && verdict == ri::SinkVerdict::kContinue) {
     if (state.moves >= max_moves || state.rounds > max_rounds) {
       result.capped = true;
       if (by_rounds != nullptr) *by_rounds = state.moves < max_moves;
@@ -118,7 +86,7 @@ ri::GameResult play_sample_game(const ri::Machine& machine, const ri::GameConfig
       break;
     }
     const ri::View view = machine.view(state, state.decision->player, agent.detail());
-    machine.apply(state, agent.choose(view), sink);
+    verdict = machine.apply(state, agent.choose(view), sink);
   }
   result.winners = state.winners;
   result.rounds = state.rounds;
@@ -144,26 +112,28 @@ Sampling sample(const ri::Machine& machine, const ri::GameConfig& config, std::i
     ri::GameConfig game = config;
     game.seed = ri::game_seed(config.seed, static_cast<std::uint64_t>(g));
     sink.start_game(game.seed, g > 0 ? stop_at : std::chrono::steady_clock::time_point::max());
-    try {
-      bool by_rounds = false;
-      out.games.push_back(play_sample_game(machine, game, max_moves, max_rounds, &sink, &by_rounds));
-      if (out.games.back().capped) ++(by_rounds ? out.capped_rounds : out.capped_moves);
-    } catch (const NoDecision&) {
+    bool by_rounds = false;
+    ri::GameResult played_game = play_sample_game(machine, game, max_moves, max_rounds, &sink, &by_rounds);
+    if (sink.stop() == LoopWatch::Stop::kNoDecision) {
       // Played again without the watch, to the interpreter's own fault (a few seconds):
       // the counterexample. Later games would likely loop too: sampling stops here.
       out.looped = true;
       out.games.push_back(play_sample_game(machine, game, max_moves, max_rounds, nullptr));
       break;
-    } catch (const GameTooLong& stopped) {
+    }
+    if (sink.stop() != LoopWatch::Stop::kNone) {
       // Played again without the sink to its last decision: a capped game its seed replays.
       // Its states up to the stop are real states and stay as candidates.
-      out.games.push_back(play_sample_game(machine, game, std::min(max_moves, stopped.moves), max_rounds, nullptr));
-      if (stopped.by_budget) {
+      out.games.push_back(play_sample_game(machine, game, std::min(max_moves, sink.stopped_moves()), max_rounds, nullptr));
+      if (sink.stop() == LoopWatch::Stop::kBudget) {
         out.budget_stopped = true;
         out.cut_by_budget = g + 1 < games;
         break;
       }
       if (out.long_games++ == 0) out.first_long = g;
+    } else {
+      out.games.push_back(std::move(played_game));
+      if (out.games.back().capped) ++(by_rounds ? out.capped_rounds : out.capped_moves);
     }
     if (played) played(g + 1);
   }
