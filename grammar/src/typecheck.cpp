@@ -238,6 +238,14 @@ Type Checker::expr_type(const ast::Expr& e) {
             diagnostics_.error(Code::kTypeMismatch, e.span, "a set cannot hold zones");
             return Type::error();
           }
+          // The interpreter builds sets of sets only as families of players (subsets); a
+          // literal of sets would be a run-time fault that no verifier property covers
+          // (fault kind Unsupported promises the checker refuses it).
+          if (element.is(Type::Kind::kSet)) {
+            diagnostics_.error(Code::kTypeMismatch, e.span,
+                               "a set literal cannot hold sets; a family of sets of players is written with subsets(...)");
+            return Type::error();
+          }
           return Type::set_of(element);
         } else if constexpr (std::is_same_v<T, ast::Comprehension>) {
           const Type domain = expect_collection(*node.domain, "comprehension");
