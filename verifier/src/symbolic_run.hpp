@@ -258,11 +258,14 @@ class Encoder::Run {
   Sym for_member_if_reached(const Sym& domain, std::size_t v, ir::Slot slot, ir::ExprId body) {
     const std::size_t before = step_.continues.size();
     Sym out = for_member(domain, v, slot, body);
-    if (step_.continues.size() > before) {
-      const z3::expr reached = fresh_bool();
-      for (std::size_t i = before; i < step_.continues.size(); ++i) step_.continues[i] = z3::implies(reached, step_.continues[i]);
-    }
+    if_reached(before);
     return out;
+  }
+  // The requirements since `before` hold only where an unknown condition (the walk got there) does.
+  void if_reached(std::size_t before) {
+    if (step_.continues.size() == before) return;
+    const z3::expr reached = fresh_bool();
+    for (std::size_t i = before; i < step_.continues.size(); ++i) step_.continues[i] = z3::implies(reached, step_.continues[i]);
   }
 
   // A domain the abstraction does not keep: the body, filter or keys over it are still

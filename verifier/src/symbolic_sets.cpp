@@ -144,7 +144,10 @@ Encoder::Sym Encoder::Run::quantifier(const ir::ExprNode& n) {
   z3::expr any = ctx_.bool_val(false);
   z3::expr size = num(0);
   for (std::int32_t k = 0; k < classes(); ++k) {
+    // `exists` and `all` stop at the card that decides, in pile order: see for_member_if_reached.
+    const std::size_t before = step_.continues.size();
     const Filtered passing = filtered_count(n.index, n.kids[1], zone, k, counts[static_cast<std::size_t>(k)]);
+    if (q != ir::QuantKind::kCount) if_reached(before);
     any = any || passing.count > num(0);
     size = size + passing.count;
   }
@@ -194,7 +197,11 @@ Encoder::Sym Encoder::Run::pick(const ir::ExprNode& n, ir::ExprId domain_id, ir:
   z3::expr any = ctx_.bool_val(false);
   for (std::int32_t k = 0; k < classes(); ++k) {
     z3::expr c = counts[static_cast<std::size_t>(k)];
-    if (filter >= 0) c = filtered_count(n.index, filter, zone, k, c).count;
+    if (filter >= 0) {
+      const std::size_t before = step_.continues.size();
+      c = filtered_count(n.index, filter, zone, k, c).count;
+      if_reached(before);  // `first` stops at its first match
+    }
     passing.push_back(c);
     any = any || c > num(0);
   }
