@@ -205,6 +205,17 @@ Encoder::Sym Encoder::Run::pick(const ir::ExprNode& n, ir::ExprId domain_id, ir:
     passing.push_back(c);
     any = any || c > num(0);
   }
+  if (extremum) {
+    // The interpreter computes the keys of every card: their faults are obligations for a
+    // card of each class there.
+    for (std::int32_t k = 0; k < classes(); ++k) {
+      const auto old = bind(n.index, class_card(zone, k));
+      path_.push_back(counts[static_cast<std::size_t>(k)] > num(0));
+      for (std::size_t key = 1; key < n.kids.size(); ++key) (void)eval(n.kids[key]);
+      path_.pop_back();
+      unbind(n.index, old);
+    }
+  }
   oblige(extremum ? ir::FaultKind::kEmptyExtremum : ir::FaultKind::kFirstNotFound, any, ir_.span_of(n), extremum ? "max/min over a non-empty set" : "'first' finds a card");
   Sym card = some_card(zone, passing);
   if (zone.simplify().is_numeral() && zone.simplify().get_numeral_int64() == -2) {
