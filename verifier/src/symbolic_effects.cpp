@@ -139,6 +139,12 @@ void Encoder::Run::set_local(ir::Slot slot, const Sym& v) {
   }
 }
 
+namespace {
+// A choice over subsets(...) with a filter encodes the filter on each of the 2^n subsets of
+// n players up to this many; past it, whether some subset passes is left unknown.
+constexpr std::size_t kFamilyFilterSeats = 6;
+}  // namespace
+
 Encoder::Sym Encoder::Run::choose_from(const Sym& domain, ir::Slot slot, ir::ExprId filter, z3::expr& nonempty,
                                        Sym* legal) {
   using S = Sym::Shape;
@@ -170,7 +176,36 @@ Encoder::Sym Encoder::Run::choose_from(const Sym& domain, ir::Slot slot, ir::Exp
     const z3::expr lo = domain.e[n], hi = domain.e[n + 1];
     const z3::expr low = z3::ite(lo > num(0), lo, num(0));
     nonempty = low <= hi && low <= base;
-    visit_untracked(slot, {filter});
+    if (filter < 0) return unknown();
+    if (n > kFamilyFilterSeats) {
+      // Too many subsets to encode the filter on each: whether one passes is left open.
+      nonempty = nonempty && fresh_bool();
+      visit_untracked(slot, {filter});
+      return unknown();
+    }
+    // The interpreter tests the filter on every subset in the family: so does the encoding,
+    // each subset of the players bound as a set of players, on the path where it belongs.
+    z3::expr_vector any(ctx_);
+    for (std::uint32_t mask = 0; mask < (std::uint32_t{1} << n); ++mask) {
+      Sym subset;
+      subset.shape = S::kPlayers;
+      z3::expr in_family = yes();
+      std::int64_t size = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        const bool member = ((mask >> i) & 1U) != 0;
+        subset.e.push_back(ctx_.bool_val(member));
+        if (member) in_family = in_family && domain.e[i];
+        size += member ? 1 : 0;
+      }
+      in_family = in_family && lo <= num(size) && num(size) <= hi;
+      path_.push_back(in_family);
+      const auto old = bind(slot, subset);
+      const z3::expr pass = in_family && as_bool(eval(filter));
+      unbind(slot, old);
+      path_.pop_back();
+      any.push_back(pass);
+    }
+    nonempty = z3::mk_or(any);
     return unknown();
   }
   z3::expr zone = num(-1);

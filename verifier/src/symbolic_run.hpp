@@ -82,6 +82,14 @@ class Encoder::Run {
     step_.obligations.push_back(Obligation{obligation_kind(fault), fault, z3::implies(guard(), c), span, std::move(what)});
     require(c);
   }
+  // An obligation stronger than the interpreter's check (proving it proves the check), after
+  // which the step goes on where `exact`, the check itself, held: going on only where the
+  // stronger condition held would drop games that the interpreter plays on without a fault.
+  void oblige_stronger(ir::FaultKind fault, const z3::expr& c, const z3::expr& exact, const grammar::SourceSpan& span,
+                       std::string what) {
+    step_.obligations.push_back(Obligation{obligation_kind(fault), fault, z3::implies(guard(), c), span, std::move(what)});
+    require(exact);
+  }
   z3::expr at(std::int32_t index) const { return cur_[static_cast<std::size_t>(index)]; }
   void write(std::int32_t index, const z3::expr& v) {
     step_.next[static_cast<std::size_t>(index)] = v;
@@ -242,6 +250,22 @@ class Encoder::Run {
     unbind(slot, old);
     path_.pop_back();
     return out;
+  }
+
+  // The body of `exists` or `all`, or the filter of `first`, at one element: the interpreter
+  // stops at the first element that decides, in seat order, so the body at another element
+  // may never run. Its faults stay obligations, but the step goes on whether or not they hold.
+  Sym for_member_if_reached(const Sym& domain, std::size_t v, ir::Slot slot, ir::ExprId body) {
+    const std::size_t before = step_.continues.size();
+    Sym out = for_member(domain, v, slot, body);
+    if_reached(before);
+    return out;
+  }
+  // The requirements since `before` hold only where an unknown condition (the walk got there) does.
+  void if_reached(std::size_t before) {
+    if (step_.continues.size() == before) return;
+    const z3::expr reached = fresh_bool();
+    for (std::size_t i = before; i < step_.continues.size(); ++i) step_.continues[i] = z3::implies(reached, step_.continues[i]);
   }
 
   // A domain the abstraction does not keep: the body, filter or keys over it are still

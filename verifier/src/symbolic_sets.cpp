@@ -1,6 +1,7 @@
 // Expressions over sets on a symbolic state: comprehensions, quantifiers and picks
 // (first, max, min) over the cards of a zone, the players or a set of values.
 #include <algorithm>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -93,19 +94,34 @@ Encoder::Sym Encoder::Run::quantifier(const ir::ExprNode& n) {
   if (domain.shape == Sym::Shape::kPlayers || domain.shape == Sym::Shape::kValues) {
     z3::expr_vector parts(ctx_);
     z3::expr total = num(0);
+    // The interpreter adds the terms in seat order, which swaps make differ from player
+    // order; every partial sum in any order lies between the sum of the negative terms and
+    // the sum of the positive ones, so bounding those two proves that no order overflows.
+    z3::expr positive = num(0), negative = num(0);
     bool varies = false;
     for (std::size_t v = 0; v < domain.e.size(); ++v) {
-      const Sym body = for_member(domain, v, n.index, n.kids[1]);
+      const bool stops = q == ir::QuantKind::kExists || q == ir::QuantKind::kAll;
+      const Sym body = stops ? for_member_if_reached(domain, v, n.index, n.kids[1]) : for_member(domain, v, n.index, n.kids[1]);
       varies = varies || body.varies;
       switch (q) {
         case ir::QuantKind::kExists: parts.push_back(domain.e[v] && as_bool(body)); break;
         case ir::QuantKind::kAll: parts.push_back(z3::implies(domain.e[v], as_bool(body))); break;
         case ir::QuantKind::kCount: total = total + z3::ite(domain.e[v] && as_bool(body), num(1), num(0)); break;
-        case ir::QuantKind::kSum:
-          total = total + z3::ite(domain.e[v], as_int(body), num(0));
-          (void)checked(make_int(total), ir_.span_of(n));  // every partial sum, as the interpreter adds
+        case ir::QuantKind::kSum: {
+          const z3::expr term = z3::ite(domain.e[v], as_int(body), num(0));
+          total = total + term;
+          positive = positive + z3::ite(term > num(0), term, num(0));
+          negative = negative + z3::ite(term < num(0), term, num(0));
           break;
+        }
       }
+    }
+    if (q == ir::QuantKind::kSum && !domain.e.empty()) {
+      const z3::expr lowest = ctx_.int_val(std::numeric_limits<std::int64_t>::min());
+      const z3::expr highest = ctx_.int_val(std::numeric_limits<std::int64_t>::max());
+      // Without a fault the whole sum fits (it is the last partial sum in any order).
+      oblige_stronger(ir::FaultKind::kIntegerOverflow, positive <= highest && negative >= lowest, total >= lowest && total <= highest,
+                      ir_.span_of(n), "a sum within 64 bits (every partial sum, in any order of its terms)");
     }
     if (q == ir::QuantKind::kExists) return make_bool(parts.empty() ? ctx_.bool_val(false) : z3::mk_or(parts), varies);
     if (q == ir::QuantKind::kAll) return make_bool(parts.empty() ? yes() : z3::mk_and(parts), varies);
@@ -128,7 +144,10 @@ Encoder::Sym Encoder::Run::quantifier(const ir::ExprNode& n) {
   z3::expr any = ctx_.bool_val(false);
   z3::expr size = num(0);
   for (std::int32_t k = 0; k < classes(); ++k) {
+    // `exists` and `all` stop at the card that decides, in pile order: see for_member_if_reached.
+    const std::size_t before = step_.continues.size();
     const Filtered passing = filtered_count(n.index, n.kids[1], zone, k, counts[static_cast<std::size_t>(k)]);
+    if (q != ir::QuantKind::kCount) if_reached(before);
     any = any || passing.count > num(0);
     size = size + passing.count;
   }
@@ -146,15 +165,12 @@ Encoder::Sym Encoder::Run::pick(const ir::ExprNode& n, ir::ExprId domain_id, ir:
   if (domain.shape == Sym::Shape::kPlayers || domain.shape == Sym::Shape::kValues) {
     std::vector<z3::expr> ok;
     for (std::size_t v = 0; v < domain.e.size(); ++v) {
-      path_.push_back(domain.e[v]);
-      const auto old = bind(n.index, member(domain, static_cast<std::int64_t>(v)));
       z3::expr pass = domain.e[v];
-      if (filter >= 0) pass = pass && as_bool(eval(filter));
+      // `first` stops at its first match in seat order: see for_member_if_reached.
+      if (filter >= 0) pass = pass && as_bool(for_member_if_reached(domain, v, n.index, filter));
       if (extremum) {
-        for (std::size_t k = 1; k < n.kids.size(); ++k) (void)eval(n.kids[k]);
+        for (std::size_t k = 1; k < n.kids.size(); ++k) (void)for_member(domain, v, n.index, n.kids[k]);
       }
-      unbind(n.index, old);
-      path_.pop_back();
       ok.push_back(pass);
     }
     z3::expr_vector any(ctx_);
@@ -181,9 +197,24 @@ Encoder::Sym Encoder::Run::pick(const ir::ExprNode& n, ir::ExprId domain_id, ir:
   z3::expr any = ctx_.bool_val(false);
   for (std::int32_t k = 0; k < classes(); ++k) {
     z3::expr c = counts[static_cast<std::size_t>(k)];
-    if (filter >= 0) c = filtered_count(n.index, filter, zone, k, c).count;
+    if (filter >= 0) {
+      const std::size_t before = step_.continues.size();
+      c = filtered_count(n.index, filter, zone, k, c).count;
+      if_reached(before);  // `first` stops at its first match
+    }
     passing.push_back(c);
     any = any || c > num(0);
+  }
+  if (extremum) {
+    // The interpreter computes the keys of every card: their faults are obligations for a
+    // card of each class there.
+    for (std::int32_t k = 0; k < classes(); ++k) {
+      const auto old = bind(n.index, class_card(zone, k));
+      path_.push_back(counts[static_cast<std::size_t>(k)] > num(0));
+      for (std::size_t key = 1; key < n.kids.size(); ++key) (void)eval(n.kids[key]);
+      path_.pop_back();
+      unbind(n.index, old);
+    }
   }
   oblige(extremum ? ir::FaultKind::kEmptyExtremum : ir::FaultKind::kFirstNotFound, any, ir_.span_of(n), extremum ? "max/min over a non-empty set" : "'first' finds a card");
   Sym card = some_card(zone, passing);
