@@ -194,6 +194,16 @@ std::vector<bool> Termination::stretch(const Loop& loop) const {
   return in;
 }
 
+std::vector<const Loop*> Termination::same_stretch(const Loop& loop) const {
+  std::vector<const Loop*> out;
+  if (loop.game || !decision_free(loop)) return out;
+  const std::vector<bool> pcs = stretch(loop);
+  for (const Loop& m : loops_) {
+    if (!m.game && m.head != loop.head && pcs[static_cast<std::size_t>(m.head)] && decision_free(m)) out.push_back(&m);
+  }
+  return out;
+}
+
 std::int64_t Termination::solve(const std::vector<bool>& pcs, std::int64_t times) const {
   // Instructions of the stretch by the number of loops without a decision around them. A loop
   // of at most b iterations runs its head at most b + 1 times, and a ranking function of value

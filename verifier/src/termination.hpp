@@ -88,6 +88,10 @@ class Termination {
   // termination).
   std::string step_limit(const Loop& loop, const Measure& measure, bool alone);
 
+  // The other loops without a decision that can run between the same two decisions as
+  // `loop` (itself one): its step limit holds only if they stay within theirs.
+  std::vector<const Loop*> same_stretch(const Loop& loop) const;
+
  private:
   // The iterations `loop` may take so that every stretch of instructions between two
   // decisions that runs it stays within the interpreter's limit, when every loop without a
