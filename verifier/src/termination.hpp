@@ -113,8 +113,10 @@ class Termination {
   // How many elements the domain of the `for each` at `head` can have, when known.
   std::optional<std::int64_t> walk_size(const ir::Instr& head) const;
 
-  // The iterations each loop without a decision may take: nested ones multiply, and all of
-  // them with every instruction stay within the interpreter's limit.
+  // The iterations each loop without a decision may take where a round can go by without a
+  // decision: every instruction of the program, over kRoundsWithout + 1 rounds, with nested
+  // loops multiplied, stays within the interpreter's limit. Otherwise no bound beyond
+  // limit_alone's (every stretch lies within a round and the next).
   std::int64_t limit() const;
 
   const Context& ctx_;
