@@ -235,10 +235,14 @@ void check_termination(const Context& ctx, std::vector<Finding>& out, bool round
     // ends only if every round does.
     std::vector<const Loop*> inner;
     for (const Loop* claimed : covered) {
+      // A loop without a decision between the same two decisions as the claimed one can use
+      // up the interpreter's limit before or after it (step_limit.cpp).
+      const std::vector<const Loop*> mates = t.same_stretch(*claimed);
       for (const Loop& loop : t.loops()) {
         if (loop.game || &loop == claimed || !ctx.invariants.at(loop.head).reached()) continue;
         const bool nested = claimed->game || (loop.head >= claimed->head && loop.back <= claimed->back);
-        if (nested && std::find(covered.begin(), covered.end(), &loop) == covered.end() &&
+        const bool mate = std::find(mates.begin(), mates.end(), &loop) != mates.end();
+        if ((nested || mate) && std::find(covered.begin(), covered.end(), &loop) == covered.end() &&
             std::find(inner.begin(), inner.end(), &loop) == inner.end()) {
           inner.push_back(&loop);
         }
@@ -256,7 +260,8 @@ void check_termination(const Context& ctx, std::vector<Finding>& out, bool round
       const Finding& r = loop_results[it->second];
       if (r.status == Status::kRefuted) status = Status::kRefuted;
       if (r.status == Status::kUnknown && status == Status::kProved) status = Status::kUnknown;
-      details.push_back(fmt::format("{} (a loop inside): {}", status_name(r.status), r.message));
+      details.push_back(fmt::format("{} (a loop inside, or between the same two decisions): {}", status_name(r.status),
+                                    r.message));
       if (r.counterexample && !f.counterexample) f.counterexample = r.counterexample;
     }
     for (const Loop* loop : covered) {

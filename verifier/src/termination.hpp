@@ -26,7 +26,7 @@ using Measure = std::function<z3::expr(const std::vector<z3::expr>&, const std::
 
 class Termination {
  public:
-  Termination(const Context& ctx) : ctx_(ctx), loops_(find_loops(ctx.ir)), successors_(static_successors(ctx.ir)) {}
+  Termination(const Context& ctx);
 
   const std::vector<Loop>& loops() const { return loops_; }
 
@@ -79,28 +79,51 @@ class Termination {
 
   // The interpreter faults after Machine::kMaxStepsBetweenDecisions instructions without a
   // decision, even in a loop that would end later. A loop without a decision is shown to
-  // stay below that when its iterations are bounded by `limit()` (below): the iterations of
-  // `for each` are at most the players or the cards; of `repeat`, the count (Z3, under the
-  // invariant where it starts); otherwise the ranking function's value at the head. Empty
-  // when shown, else why not.
-  // `alone`: the loop with the loops nested in it or around it that go round without a
-  // decision, within one round (round termination); else every such loop of the program
-  // over the rounds that may go by without a decision (game termination).
+  // stay below that when its iterations are bounded by `limit_alone()` or `limit()` (below):
+  // the iterations of `for each` are at most the elements its domain can have (by its type,
+  // or a literal set); of `repeat`, the count (Z3, under the invariant where it starts);
+  // otherwise the ranking function's value at the head. Empty when shown, else why not.
+  // `alone`: the stretch between two decisions that runs the loop (round termination); else
+  // every such loop of the program over the rounds that may go by without a decision (game
+  // termination).
   std::string step_limit(const Loop& loop, const Measure& measure, bool alone);
 
+  // The other loops without a decision that can run between the same two decisions as
+  // `loop` (itself one): its step limit holds only if they stay within theirs.
+  std::vector<const Loop*> same_stretch(const Loop& loop) const;
+
  private:
-  // The iterations `loop` may take so that the nest of loops without a decision it belongs
-  // to stays within the interpreter's limit: every instruction of the outermost of them runs
-  // at most bound^depth times.
+  // The iterations `loop` may take so that every stretch of instructions between two
+  // decisions that runs it stays within the interpreter's limit, when every loop without a
+  // decision in the stretch takes as many: the straight instructions before and after it
+  // since the last decision and up to the next one, the other loops of the stretch, and
+  // the loops around it (step_limit.cpp). -1 when no bound does. Whole rounds that go by
+  // without a decision are left to `limit()` (game termination).
   std::int64_t limit_alone(const Loop& loop) const;
 
-  // The iterations each loop without a decision may take: nested ones multiply, and all of
-  // them with every instruction stay within the interpreter's limit.
+  // The instructions that can run between the same two decisions as `loop`'s head (by the
+  // control flow, over the end of a round).
+  std::vector<bool> stretch(const Loop& loop) const;
+
+  // The largest iteration bound b with which the instructions of `pcs` (each run at most
+  // (b + 2)^k times at a nesting depth of k loops without a decision), `times` over, stay
+  // within the interpreter's limit; -1 when none does.
+  std::int64_t solve(const std::vector<bool>& pcs, std::int64_t times) const;
+
+  // How many elements the domain of the `for each` at `head` can have, when known.
+  std::optional<std::int64_t> walk_size(const ir::Instr& head) const;
+
+  // The iterations each loop without a decision may take where a round can go by without a
+  // decision: every instruction of the program, over kRoundsWithout + 1 rounds, with nested
+  // loops multiplied, stays within the interpreter's limit. Otherwise no bound beyond
+  // limit_alone's (every stretch lies within a round and the next).
   std::int64_t limit() const;
 
   const Context& ctx_;
   std::vector<Loop> loops_;
   std::vector<std::vector<std::int32_t>> successors_;
+  std::vector<std::vector<std::int32_t>> predecessors_;
+  std::vector<std::int32_t> free_depth_;  // by pc: the loops without a decision around it
 };
 
 }  // namespace rulebook::verifier
