@@ -27,9 +27,9 @@ z3::check_result Context::check(const std::vector<z3::expr>& facts, const std::v
     return z3::unknown;
   }
   const auto started = std::chrono::steady_clock::now();
-  z3::solver solver = make_solver(z3, static_cast<unsigned>(std::ceil(left * 1000)));
+  z3::solver solver = make_solver(z3);
   for (const z3::expr& f : facts) solver.add(f);
-  const z3::check_result r = solver.check();
+  const z3::check_result r = check_within(solver, static_cast<unsigned>(std::ceil(left * 1000)));
   on.spent += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (r == z3::unknown && on.spent >= on.limit) on.ran_out = true;
   if (r == z3::sat) {

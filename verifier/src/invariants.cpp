@@ -201,7 +201,7 @@ Invariants::Stats Invariants::make_inductive(unsigned timeout_ms, double budget_
   const auto started = std::chrono::steady_clock::now();
   Stats stats;
   z3::context& ctx = encoder_.context();
-  z3::solver solver = make_solver(ctx, timeout_ms);
+  z3::solver solver = make_solver(ctx);
   for (PositionInvariant& p : positions_) p.join_shared();
   // Initiation: the start state satisfies the invariant of its position (by construction:
   // the hull takes it in and a bound it breaks goes).
@@ -269,7 +269,7 @@ Invariants::Stats Invariants::make_inductive(unsigned timeout_ms, double budget_
           out_of_budget = true;
           break;
         }
-        solver.set("timeout", static_cast<unsigned>(std::min<double>(timeout_ms, std::ceil(left_ms))));
+        const auto query_limit_ms = static_cast<unsigned>(std::min<double>(timeout_ms, std::ceil(left_ms)));
         solver.push();
         if (loops) {
           solver.add(formula(pc, state_));
@@ -281,7 +281,7 @@ Invariants::Stats Invariants::make_inductive(unsigned timeout_ms, double budget_
         if (queried) queried(static_cast<std::int64_t>(work.size()) + 1, stats.queries);
         ++stats.queries;
         const auto asked = std::chrono::steady_clock::now();
-        const z3::check_result r = solver.check();
+        const z3::check_result r = check_within(solver, query_limit_ms);
         const double query_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - asked).count();
         if (r == z3::unsat) {
           solver.pop();

@@ -158,13 +158,13 @@ class Oracle {
       ++report_.steps;
       Step scratch;
       const z3::expr v = encoder_->value(id, x, fmt::format("o{}_{}", pc, report_.steps), scratch);
-      z3::solver solver = make_solver(z3_, options_.timeout_ms);
+      z3::solver solver = make_solver(z3_);
       for (std::int32_t d = 0; d < layout_.base_size; ++d) {
         solver.add(x[static_cast<std::size_t>(d)] == z3_.int_val(static_cast<int64_t>(before[static_cast<std::size_t>(d)])));
       }
       for (const z3::expr& a : scratch.assumptions) solver.add(a);
       solver.add(v.is_bool() ? v == z3_.bool_val(concrete->scalar != 0) : v == z3_.int_val(static_cast<int64_t>(concrete->scalar)));
-      const z3::check_result r = solver.check();
+      const z3::check_result r = check_within(solver, options_.timeout_ms);
       if (r == z3::sat) continue;
       const std::string text = fmt::format("{}{}: at {} the interpreter gives {} the value {}, which the encoding does not allow",
                                            mutated ? "mutated state " : "", ir_.title, where(pc), name, concrete->scalar);
@@ -212,7 +212,7 @@ class Oracle {
     const Block& block = invariants_->block(pc);
     const std::vector<z3::expr>& x = invariants_->state();
     const std::vector<std::int64_t> before = project(ir_, layout_, classes_, start);
-    z3::solver solver = make_solver(z3_, options_.timeout_ms);
+    z3::solver solver = make_solver(z3_);
     for (std::int32_t d = 0; d < layout_.base_size; ++d) {
       solver.add(x[static_cast<std::size_t>(d)] == z3_.int_val(static_cast<int64_t>(before[static_cast<std::size_t>(d)])));
     }
@@ -254,7 +254,7 @@ class Oracle {
       }
     }
     solver.add(allowed.empty() ? z3_.bool_val(false) : z3::mk_or(allowed));
-    const z3::check_result r = solver.check();
+    const z3::check_result r = check_within(solver, options_.timeout_ms);
     if (r == z3::sat) return;
     std::string text = fmt::format("{}{}: from {}{} the interpreter {}", mutated ? "mutated state " : "", ir_.title,
                                    where(pc), out.step.empty() ? "" : " taking " + out.step, what);
