@@ -49,7 +49,14 @@ void check_invariants(Context& ctx, std::vector<Finding>& out) {
         for (Invariants::Reach& r : ctx.invariants.reach(pc)) {
           Step scratch;
           const z3::expr v = ctx.encoder.value(claim.condition, r.state, fmt::format("inv{}_{}_{}", i, pc, way++), scratch);
-          r.facts.push_back(v.is_bool() ? !v : v == 0);
+          // An invariant whose evaluation faults (the top of an empty pile, an overflow) is
+          // false there, as the sampler counts it: the query asks for a state where it is
+          // false or where one of its own checks fails.
+          z3::expr_vector fails(ctx.z3);
+          fails.push_back(v.is_bool() ? !v : v == 0);
+          for (const Obligation& ob : scratch.obligations) fails.push_back(!ob.holds);
+          for (const z3::expr& c : scratch.continues) fails.push_back(!c);
+          r.facts.push_back(z3::mk_or(fails));
           r.facts.insert(r.facts.end(), scratch.assumptions.begin(), scratch.assumptions.end());
           if (ctx.check(r.facts) != z3::unsat) {
             open.push_back(ctx.where(ctx.ir.instr_spans[p]));
