@@ -24,7 +24,8 @@ namespace {
 void check_file(const std::string& relative, std::int64_t players, const rv::OracleOptions& options) {
   const auto machine = machine_for_file(relative);
   ri::GameConfig config;
-  config.players = players;
+  // A count the ruleset does not allow (War is for two) becomes the nearest it does.
+  config.players = players == 0 ? 0 : std::clamp(players, machine->ir().players_min, machine->ir().players_max);
   const rv::OracleReport report = rv::check_abstraction(*machine, config, options);
   INFO(fmt::format("{} at {} players: {} steps ({} from mutated states, {} faults)", relative, players, report.steps,
                    report.mutated, report.faults));
