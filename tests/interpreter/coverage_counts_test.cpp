@@ -57,10 +57,10 @@ TEST_CASE("coverage: a rule whose only effect faults is reached, not fired", "[i
 players 2
 cards { standard52 }
 zone deck: pile hidden
-zone pile: pile public
+zone table: pile public
 round {
   rule outer: phase draw {
-    rule take: move top(deck) to pile
+    rule take: move top(deck) to table
   }
   end game
 }
