@@ -83,7 +83,7 @@ def low(p: player): int = 1 + (min c in hand(p): rank(c))
 def best(p: player): card = max c in hand(p) by rank(c)
 def suits_held(p: player): int = count s in suit: exists c in hand(p): suit(c) == s
 round {
-  if high(seat 0) + low(seat 0) + suits_held(seat 0) > 100 and best(seat 0) != none {
+  if high(seat 0) + low(seat 0) + suits_held(seat 0) > 100 and rank(best(seat 0)) > 0 {
     end game
   }
   end game
