@@ -58,7 +58,7 @@ inline bool is_open_ended(const ast::Expr& e) {
       std::holds_alternative<ast::Conditional>(e.node)) {
     return true;
   }
-  if (const auto* m = std::get_if<ast::Extremum>(&e.node)) return m->keys.size() == 1;
+  if (const auto* m = std::get_if<ast::Extremum>(&e.node)) return m->value || m->keys.size() == 1;
   if (const auto* f = std::get_if<ast::First>(&e.node)) return f->filter.has_value() || f->order.has_value();
   return false;
 }
@@ -196,6 +196,10 @@ class ExprPrinter {
                        print(*n.domain, kPrecAdd), print(*n.body));
   }
   std::string node(const ast::Extremum& n) const {
+    if (n.value) {
+      return fmt::format("{} {} in {}: {}", n.is_max ? "max" : "min", n.var.text, print(*n.domain, kPrecAdd),
+                         print(n.keys.front()));
+    }
     std::string keys = n.keys.size() == 1 ? print(n.keys[0], kPrecAdd) : "(" + list(n.keys) + ")";
     return fmt::format("{} {} in {} by {}", n.is_max ? "max" : "min", n.var.text,
                        print(*n.domain, kPrecAdd), keys);

@@ -125,7 +125,10 @@ ast::Expr Builder::expr(const Node& n) {
     e.var = ident(*n.children.at(1));
     e.domain = expr(*n.children.at(2));
     const Node& key = *n.children.at(3);
-    if (key.is_type<peg::key_list>()) {
+    if (key.is_type<peg::extremum_value>()) {
+      e.value = true;
+      e.keys.push_back(expr(*key.children.at(0)));
+    } else if (key.is_type<peg::key_list>()) {
       for (const auto& k : key.children) e.keys.push_back(expr(*k));
     } else {
       e.keys.push_back(expr(key));

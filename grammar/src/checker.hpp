@@ -74,7 +74,11 @@ class Checker {
 
   // ---- scopes ----
   void push_scope() { scopes_.emplace_back(); }
-  void pop_scope() { scopes_.pop_back(); }
+  // The names of a scope that ends are remembered, so that a use after it can say so.
+  void pop_scope() {
+    for (const Local& local : scopes_.back()) ended_locals_[local.name] = local.span;
+    scopes_.pop_back();
+  }
   void bind(const ast::Ident& name, Type type);
   const Local* find_local(const std::string& name) const;
   const Symbol* find_global(const std::string& name) const;
@@ -91,6 +95,7 @@ class Checker {
   std::map<std::string, Type> choose_types_;           // label -> chosen element type
   std::map<std::string, SourceSpan> loop_labels_;      // labels of loop statements
   std::string pending_label_;                          // label of the statement being checked
+  std::map<std::string, SourceSpan> ended_locals_;     // local names whose scope has ended
 };
 
 }  // namespace rulebook::grammar

@@ -63,6 +63,10 @@ struct ExprDump {
                        dump_expr(*n.domain), dump_expr(*n.body));
   }
   std::string operator()(const ast::Extremum& n) const {
+    if (n.value) {
+      return fmt::format("({} {} {} : {})", n.is_max ? "max" : "min", n.var.text, dump_expr(*n.domain),
+                         dump_expr(n.keys.front()));
+    }
     return fmt::format("({} {} {} by{})", n.is_max ? "max" : "min", n.var.text, dump_expr(*n.domain),
                        exprs(n.keys));
   }

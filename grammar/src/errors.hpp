@@ -38,6 +38,7 @@ RULEBOOK_ERROR(set_close, "expected '}' to close the set");
 RULEBOOK_ERROR(binder_colon, "expected ':' before the body of the quantifier");
 RULEBOOK_ERROR(body, "expected an expression after ':'");
 RULEBOOK_ERROR(extremum_by, "expected 'by' and the ordering key");
+RULEBOOK_ERROR(extremum_rest, "expected 'by' and the ordering key (the element), or ':' and a value (the largest or smallest value)");
 RULEBOOK_ERROR(key, "expected an ordering key, or several in parentheses");
 RULEBOOK_ERROR(kw_from, "expected 'from' and the starting player");
 RULEBOOK_ERROR(order_start, "expected the starting player after 'from'");
@@ -45,6 +46,11 @@ RULEBOOK_ERROR(kw_in, "expected 'in'");
 RULEBOOK_ERROR(cond_then, "expected 'then' in the conditional expression");
 RULEBOOK_ERROR(cond_else, "expected 'else' in the conditional expression");
 RULEBOOK_ERROR(call_close, "expected ')' to close the argument list");
+RULEBOOK_ERROR(range_is_not_a_set, "a range 'A..B' is not a set: list its values, as in {1, 2, 3}");
+RULEBOOK_ERROR(where_in_call, "expected ')': 'where' filters a set, not an argument; write 'count x in S: C' "
+                              "or count({x in S where C})");
+RULEBOOK_ERROR(binder_is_not_a_call, "'sum', 'exists' and 'all' are binders, not functions: write 'sum x in S: VALUE', "
+                                     "'exists x in S: C', 'all x in S: C'");
 
 // types
 RULEBOOK_ERROR(type, "expected a type (int, bool, player, card, set of T, or an enum name)");
@@ -59,6 +65,8 @@ RULEBOOK_ERROR(rule_colon, "expected ':' after the rule label");
 RULEBOOK_ERROR(kw_each, "expected 'each'");
 RULEBOOK_ERROR(kw_for, "expected 'for each'");
 RULEBOOK_ERROR(for_in, "expected 'in' and the set to range over");
+RULEBOOK_ERROR(walk_direction, "expected 'clockwise from X' or 'counterclockwise from X': a walk around the table "
+                               "needs a direction");
 RULEBOOK_ERROR(choose_by, "expected 'by' and the player who chooses");
 RULEBOOK_ERROR(chooser, "expected the player who chooses after 'by'");
 RULEBOOK_ERROR(move_to, "expected 'to' and the target");

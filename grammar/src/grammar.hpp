@@ -209,7 +209,11 @@ struct seat_lit : seq<kw_seat, must<seat_index>> {};
 
 // Sets: a literal `{a, b}`, the empty set `{}`, or a comprehension `{x in D where C}`.
 struct set_close : rbrace {};
-struct domain : seq<add_expr> {};                    // the set a binder ranges over
+// Common mistakes, caught where they stand so that the message can show the right form: each
+// is a rule that never matches, required after a lookahead for the wrong token.
+struct range_is_not_a_set : pegtl::failure {};       // `choose k in 1..3`
+struct range_in_domain : seq<pegtl::at<dotdot>, must<range_is_not_a_set>> {};
+struct domain : seq<add_expr, opt<range_in_domain>> {};  // the set a binder ranges over
 struct filter : seq<expr> {};                        // the condition after `where`
 struct comprehension : seq<lbrace, name, kw_in, must<domain>, kw_where, must<filter>, must<set_close>> {};
 struct set_literal : seq<lbrace, opt<expr, star<comma, must<expr>>>, must<set_close>> {};
@@ -223,7 +227,9 @@ struct key_list : seq<lparen, expr, plus<comma, must<expr>>, must<paren_close>> 
 struct key : sor<key_list, add_expr> {};
 struct extremum_kind : sor<kw_max, kw_min> {};
 struct extremum_by : kw_by {};
-struct extremum : seq<extremum_kind, name, kw_in, must<domain>, must<extremum_by>, must<key>> {};
+struct extremum_value : seq<binder_colon, must<body>> {};  // `max x in D: E`: the largest E itself
+struct extremum_rest : sor<seq<extremum_by, must<key>>, extremum_value> {};
+struct extremum : seq<extremum_kind, name, kw_in, must<domain>, must<extremum_rest>> {};
 struct order_start : seq<add_expr> {};
 struct order_cw : kw_clockwise {};
 struct order_ccw : kw_counterclockwise {};
@@ -244,13 +250,17 @@ struct callee : sor<ident, TAO_PEGTL_KEYWORD("count"), TAO_PEGTL_KEYWORD("max"),
                     TAO_PEGTL_KEYWORD("min"), TAO_PEGTL_KEYWORD("top"),
                     TAO_PEGTL_KEYWORD("bottom")> {};
 struct call_close : rparen {};
-struct call : seq<token<callee>, lparen, opt<expr, star<comma, must<expr>>>, must<call_close>> {};
+struct where_in_call : pegtl::failure {};            // `count(c in S where C)`
+struct call_where : seq<pegtl::at<kw_where>, must<where_in_call>> {};
+struct call : seq<token<callee>, lparen, opt<expr, star<comma, must<expr>>>, opt<call_where>, must<call_close>> {};
+struct binder_is_not_a_call : pegtl::failure {};     // `sum(x for p in S)`
+struct binder_call : seq<pegtl::at<sor<kw_sum, kw_exists, kw_all>, lparen>, must<binder_is_not_a_call>> {};
 struct name_ref : name {};
 
 struct primary
     : sor<paren_expr, integer_tok, true_lit, false_lit, none_lit, players_lit, seat_lit,
           comprehension, set_literal, quantifier, extremum, first_expr, conditional, call,
-          name_ref> {};
+          name_ref, binder_call> {};
 
 // ---- types -------------------------------------------------------------------------------
 
@@ -288,7 +298,9 @@ struct repeat_stmt : seq<kw_repeat, must<expr>, must<block>> {};
 struct while_stmt : seq<kw_while, must<expr>, must<block>> {};
 struct until_stmt : seq<kw_until, must<expr>, must<block>> {};
 struct for_in : kw_in {};
-struct for_stmt : seq<kw_for, must<kw_each>, must<name>, must<for_in>, must<domain>, opt<order>, must<block>> {};
+struct walk_direction : pegtl::failure {};           // `for each p in players from X`
+struct from_without_direction : seq<pegtl::at<kw_from>, must<walk_direction>> {};
+struct for_stmt : seq<kw_for, must<kw_each>, must<name>, must<for_in>, must<domain>, opt<order>, opt<from_without_direction>, must<block>> {};
 struct else_if : seq<kw_else, kw_if, else_if_level, must<expr>, must<block>> {};
 struct else_block : seq<kw_else, must<block>> {};
 struct if_stmt : keeps_depth<seq<kw_if, must<expr>, must<block>, star<else_if>, opt<else_block>>> {};

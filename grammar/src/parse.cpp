@@ -260,7 +260,7 @@ using selector = pegtl::parse_tree::selector<
         // expressions
         peg::negate_expr, peg::true_lit, peg::false_lit, peg::none_lit, peg::players_lit,
         peg::seat_lit, peg::comprehension, peg::set_literal, peg::quantifier, peg::key_list,
-        peg::extremum, peg::order_cw, peg::order_ccw, peg::order_up, peg::order_down,
+        peg::extremum, peg::extremum_value, peg::order_cw, peg::order_ccw, peg::order_up, peg::order_down,
         peg::first_expr, peg::conditional, peg::call, peg::name_ref,
         // types
         peg::type_int, peg::type_bool, peg::type_player, peg::type_card, peg::type_set,

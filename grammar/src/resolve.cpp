@@ -269,7 +269,13 @@ bool Checker::is_literal_default(const ast::Expr& e) const {
   }
   if (const auto* n = std::get_if<ast::NameRef>(&e.node)) {
     const auto it = program_.globals.find(n->name);
-    return it == program_.globals.end() || it->second.kind == Symbol::Kind::kEnumValue;  // unknown: reported already
+    if (it == program_.globals.end()) {
+      // An enum type's name is a set, computed, not a literal; any other unknown name is
+      // reported already.
+      return std::none_of(program_.enums.begin(), program_.enums.end(),
+                          [&](const EnumInfo& info) { return info.name == n->name; });
+    }
+    return it->second.kind == Symbol::Kind::kEnumValue;
   }
   return false;
 }

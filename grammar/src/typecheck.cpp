@@ -67,6 +67,29 @@ std::string Checker::suggestion(const std::string& name) const {
 }
 
 void Checker::unknown_name(const std::string& name, SourceSpan span) {
+  // A local name used after its block: where it was bound says more than a near spelling.
+  if (auto ended = ended_locals_.find(name); ended != ended_locals_.end()) {
+    diagnostics_.error(Code::kUnknownName, span, fmt::format("'{}' is out of scope here: it is a local name, visible only "
+                                                             "in the block (or expression) that binds it", name))
+        .notes.push_back({ended->second, fmt::format("'{}' is bound here", name)});
+    return;
+  }
+  // A name closest to an enum type (a set of its values where a set is expected): list them.
+  ClosestName closest(name);
+  for (const auto& scope : scopes_) {
+    for (const Local& local : scope) closest.consider(local.name);
+  }
+  for (const auto& [global_name, symbol] : program_.globals) closest.consider(global_name);
+  const std::string nearest_name = closest.best();
+  for (const EnumInfo& e : program_.enums) closest.consider(e.name);
+  for (const EnumInfo& e : program_.enums) {
+    if (closest.best() == nearest_name || e.name != closest.best()) continue;
+    std::string values;
+    for (const std::string& v : e.values) values += (values.empty() ? "" : ", ") + v;
+    Diagnostic& d = diagnostics_.error(Code::kUnknownName, span, fmt::format("unknown name '{}'; did you mean the enum '{}'?", name, e.name));
+    d.notes.push_back({e.span, fmt::format("'{}' as a set holds its values: {}", e.name, values)});
+    return;
+  }
   const std::string hint = suggestion(name);
   if (hint.empty()) {
     diagnostics_.error(Code::kUnknownName, span, fmt::format("unknown name '{}'", name));
@@ -194,6 +217,10 @@ Type Checker::expr_type(const ast::Expr& e) {
           if (const Local* local = find_local(node.name)) return local->type;
           const Symbol* symbol = find_global(node.name);
           if (symbol == nullptr) {
+            // An enum type's name, where no other name has it, is the set of its values.
+            for (const EnumInfo& info : program_.enums) {
+              if (info.name == node.name) return Type::set_of(Type::enumeration(info.name));
+            }
             unknown_name(node.name, e.span);
             return Type::error();
           }
@@ -271,6 +298,11 @@ Type Checker::expr_type(const ast::Expr& e) {
           const Type domain = expect_collection(*node.domain, node.is_max ? "'max'" : "'min'");
           push_scope();
           bind(node.var, domain.element_type());
+          if (node.value) {
+            expect(node.keys.front(), Type::integer(), node.is_max ? "'max' value" : "'min' value");
+            pop_scope();
+            return Type::integer();
+          }
           for (const ast::Expr& key : node.keys) {
             const Type k = expr(key);
             if (!k.is_error() && !k.is(Type::Kind::kInt) && !k.is(Type::Kind::kBool)) {
@@ -366,6 +398,23 @@ Type Checker::binary(const ast::Binary& node, SourceSpan span) {
     }
     case ast::BinaryOp::kAdd:
     case ast::BinaryOp::kSub: {
+      // `seat n + 1` reads as `(seat n) + 1`, a player plus an int: say what was meant once.
+      if (const auto* seat = std::get_if<ast::SeatLit>(&node.lhs->node)) {
+        const Type index = expr(*node.lhs);
+        expr(*node.rhs);
+        if (!index.is_error()) {
+          // Short operands are quoted back as written; anything longer is elided.
+          auto text = [](const ast::Expr& x) -> std::string {
+            if (const auto* n = std::get_if<ast::NameRef>(&x.node)) return n->name;
+            if (const auto* i = std::get_if<ast::IntLit>(&x.node)) return std::to_string(i->value);
+            return "...";
+          };
+          diagnostics_.error(Code::kTypeMismatch, span, fmt::format("'seat {0} {1} {2}' reads as '(seat {0}) {1} {2}', a player {3} an "
+                                                                    "int; write 'seat ({0} {1} {2})'",
+                                                                    text(*seat->index), op, text(*node.rhs), op == "+" ? "plus" : "minus"));
+        }
+        return Type::error();
+      }
       const Type a = expr(*node.lhs);
       const Type b = expr(*node.rhs);
       if (a.is_collection() || b.is_collection()) {

@@ -145,6 +145,13 @@ void Checker::stmt(const ast::Stmt& s, StmtContext context) {
           no_effects_here("deal");
           expect(node.count, Type::integer(), "'deal' count");
           expect(node.source, Type::zone(), "'deal' source");
+          // Dealing takes cards from the top; an unordered zone has none, and which cards it
+          // would give depends on how the engine happens to store them.
+          if (const ast::ZoneDecl* z = zone_decl_of(program_, node.source); z != nullptr && z->shape == ast::ZoneShape::kSet) {
+            diagnostics_.error(Code::kNeedsPile, node.source.span, fmt::format("zone '{}' is an unordered set; 'deal' takes cards "
+                                                        "from the top of a pile", z->name.text))
+                .notes.push_back({SourceSpan{}, fmt::format("'move' the cards to take out of '{}' by name, or declare it as a pile", z->name.text)});
+          }
           zone_target(node.target, false);
         } else if constexpr (std::is_same_v<T, ast::ShuffleStmt>) {
           no_effects_here("shuffle");

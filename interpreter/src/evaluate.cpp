@@ -195,7 +195,7 @@ Value Executor::eval(ExprId id) {
         s_.locals[static_cast<std::size_t>(n.index)] = element(kind, enum_id, x);
         for (std::size_t k = 1; k < n.kids.size(); ++k) keys[k - 1] = eval(n.kids[k]).scalar;
         // Ties go to the later element.
-        const bool better = !any || (n.sub != 0 ? !std::lexicographical_compare(keys, keys + parts, best_keys, best_keys + parts)
+        const bool better = !any || ((n.sub & ir::kExtremumMax) != 0 ? !std::lexicographical_compare(keys, keys + parts, best_keys, best_keys + parts)
                                                 : !std::lexicographical_compare(best_keys, best_keys + parts, keys, keys + parts));
         if (better) {
           std::copy(keys, keys + parts, best_keys);
@@ -204,7 +204,9 @@ Value Executor::eval(ExprId id) {
         }
         return true;
       });
-      if (!any) fault(FaultKind::kEmptyExtremum, ir_.span_of(n), fmt::format("{} over an empty set", n.sub != 0 ? "max" : "min"));
+      if (!any) fault(FaultKind::kEmptyExtremum, ir_.span_of(n), fmt::format("{} over an empty set", (n.sub & ir::kExtremumMax) != 0 ? "max" : "min"));
+      // `max x in D: E`: its one key is the value.
+      if ((n.sub & ir::kExtremumValue) != 0) return Value::integer(best_keys[0]);
       return element(kind, enum_id, best);
     }
     case ExprOp::kFirst: {

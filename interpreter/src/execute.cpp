@@ -82,9 +82,16 @@ void Executor::run() {
         if (halted()) break;  // before the instruction: it has not run
       }
       step();
+      fired_from_ = -1;  // it did not fault
     }
   } catch (const FaultSignal& f) {
     const Instr& in = ir_.code[static_cast<std::size_t>(s_.pc)];
+    // An effect that faults has not acted: its rule started (reached) but did not fire.
+    for (std::int32_t l = fired_from_; l >= 0 && l != fired_upto_; l = ir_.label_parents[static_cast<std::size_t>(l)]) {
+      s_.acting[static_cast<std::size_t>(l)] = 0;
+      --s_.fired[static_cast<std::size_t>(l)];
+    }
+    fired_from_ = -1;
     // The loop's rule, not that of the instruction the count ran out at.
     const std::int32_t rule = f.kind == FaultKind::kEndlessLoop && loop_top_ >= 0 ? ir_.code[static_cast<std::size_t>(loop_top_)].rule : in.rule;
     s_.fault = Fault{f.message, f.kind, rule, f.span.valid() ? f.span : ir_.span_of(in)};
@@ -98,16 +105,19 @@ void Executor::run() {
 
 // The rule `label` and the rules around it act: each counts as fired once per start.
 void Executor::note_effect(std::int32_t label) {
+  fired_from_ = label;
   while (label >= 0 && s_.acting[static_cast<std::size_t>(label)] == 0) {
     s_.acting[static_cast<std::size_t>(label)] = 1;
     ++s_.fired[static_cast<std::size_t>(label)];
     label = ir_.label_parents[static_cast<std::size_t>(label)];
   }
+  fired_upto_ = label;
 }
 
 void Executor::step() {
   const Instr& in = ir_.code[static_cast<std::size_t>(s_.pc)];
   std::int32_t next = s_.pc + 1;
+  fired_from_ = -1;
   if (in.rule >= 0 && is_effect(in.code)) note_effect(in.rule);
   switch (in.code) {
     case OpCode::kLet: s_.locals[static_cast<std::size_t>(in.a)] = eval(in.b); break;

@@ -164,6 +164,9 @@ class Executor {
   EventSink* sink_;
   std::int32_t loop_top_ = -1, loop_end_ = -1;
   bool halted_ = false;
+  // The labels the current instruction made fire, from `fired_from_` up to (not including)
+  // `fired_upto_`: a fault in that instruction takes the firing back.
+  std::int32_t fired_from_ = -1, fired_upto_ = -1;
 };
 
 template <typename Visit>

@@ -177,7 +177,10 @@ class Dumper {
       case ExprOp::kBuiltin: detail = std::string(builtin_name(static_cast<Builtin>(n.sub))); break;
       case ExprOp::kBinary: detail = binary_name(n.binary_op()); break;
       case ExprOp::kQuant: detail = fmt::format("{} l{}", quant_name(n.quant_kind()), n.index); break;
-      case ExprOp::kExtremum: detail = fmt::format("{} l{}", n.sub != 0 ? "max" : "min", n.index); break;
+      case ExprOp::kExtremum:
+        detail = fmt::format("{}{} l{}", (n.sub & kExtremumMax) != 0 ? "max" : "min", (n.sub & kExtremumValue) != 0 ? " value" : "",
+                             n.index);
+        break;
       case ExprOp::kFirst: detail = fmt::format("{} l{}", order_name(n.sub), n.index); break;
       case ExprOp::kComprehension: detail = fmt::format("l{}", n.index); break;
       default: break;

@@ -43,7 +43,25 @@ ExprId Lowerer::lower(const ast::NameRef& n, const ast::Expr& e) {
   if (local.policy_slot >= 0) return node(ExprOp::kLocal, e, {}, local.policy_slot == 0 ? Ir::kChooserSlot : Ir::kLegalSlot);
   if (local.binder != nullptr) return node(ExprOp::kLocal, e, {}, slots_.at(local.binder));
   const auto it = program_.globals.find(n.name);
-  if (it == program_.globals.end()) throw std::runtime_error("unresolved name " + n.name);
+  if (it == program_.globals.end()) {
+    // An enum type's name: the set literal of its values, in declaration order, so that
+    // every later pass sees the same thing as `{rock, paper, scissors}`.
+    for (const grammar::EnumInfo& info : program_.enums) {
+      if (info.name != n.name) continue;
+      std::vector<ExprId> kids;
+      const std::int32_t id = enum_id(info.name);
+      const TypeId element_type = type_id(grammar::Type::enumeration(info.name));
+      for (std::size_t i = 0; i < info.values.size(); ++i) {
+        ExprNode value;
+        value.op = ExprOp::kConst;
+        value.constant = Value::enumeration(id, static_cast<std::int64_t>(i));
+        value.type = element_type;
+        kids.push_back(add(std::move(value), e.span));
+      }
+      return node(ExprOp::kSetLit, e, std::move(kids));
+    }
+    throw std::runtime_error("unresolved name " + n.name);
+  }
   const grammar::Symbol& sym = it->second;
   switch (sym.kind) {
     case grammar::Symbol::Kind::kOption: return node(ExprOp::kOption, e, {}, option_ids_.at(n.name));
@@ -110,7 +128,8 @@ ExprId Lowerer::lower(const ast::Extremum& n, const ast::Expr& e) {
   std::vector<ExprId> kids{expr(*n.domain)};
   const Slot slot = bind(n.var);
   for (const ast::Expr& k : n.keys) kids.push_back(expr(k));
-  return node(ExprOp::kExtremum, e, std::move(kids), slot, n.is_max ? 1 : 0);
+  const auto sub = static_cast<std::uint8_t>((n.is_max ? ir::kExtremumMax : 0) | (n.value ? ir::kExtremumValue : 0));
+  return node(ExprOp::kExtremum, e, std::move(kids), slot, sub);
 }
 
 ExprId Lowerer::lower(const ast::First& n, const ast::Expr& e) {

@@ -169,7 +169,7 @@ TEST_CASE("check: a chosen name is visible after the choice and in its filter on
   const std::string text = check_text(
       "game \"t\"\nplayers 2\ncards { standard52 }\nzone hand(p): set owner\nvar n: int = 0\n"
       "round {\n  if true {\n    choose c in hand(seat 0) by seat 0\n  }\n  set n := rank(c)\n  end game\n}\n");
-  CHECK(text.find("test.rules:10:17: error: unknown name 'c'") != std::string::npos);
+  CHECK(text.find("test.rules:10:17: error: 'c' is out of scope here") != std::string::npos);
 }
 
 TEST_CASE("check: policies are typed against the choice they answer", "[check]") {

@@ -78,7 +78,9 @@ Encoder::Sym Encoder::Run::eval(ir::ExprId id) {
     case ExprOp::kSetLit: return set_literal(n);
     case ExprOp::kComprehension: return comprehension(n);
     case ExprOp::kQuant: return quantifier(n);
-    case ExprOp::kExtremum: return pick(n, n.kids[0], -1, true);
+    case ExprOp::kExtremum:
+      if ((n.sub & ir::kExtremumValue) != 0) return extremum_value(n);
+      return pick(n, n.kids[0], -1, true);
     case ExprOp::kFirst: {
       if (n.kids[1] >= 0) (void)eval(n.kids[1]);
       return pick(n, n.kids[0], n.kids[2], false);

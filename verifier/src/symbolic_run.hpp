@@ -298,6 +298,9 @@ class Encoder::Run {
 
   // max/min/first: an element of the domain that passes the filter (which one is not kept).
   Sym pick(const ir::ExprNode& n, ir::ExprId domain_id, ir::ExprId filter, bool extremum);
+  // `max x in D: E` / `min`: the largest (smallest) value of E over D; exact where E is kept
+  // for every member (or card class), otherwise an unknown int.
+  Sym extremum_value(const ir::ExprNode& n);
 
   Sym builtin(const ir::ExprNode& n);
 

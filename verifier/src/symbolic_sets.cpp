@@ -224,4 +224,64 @@ Encoder::Sym Encoder::Run::pick(const ir::ExprNode& n, ir::ExprId domain_id, ir:
   return card;
 }
 
+Encoder::Sym Encoder::Run::extremum_value(const ir::ExprNode& n) {
+  const bool is_max = (n.sub & ir::kExtremumMax) != 0;
+  const grammar::SourceSpan& span = ir_.span_of(n);
+  const Sym domain = eval(n.kids[0]);
+  // The members present, and the value of E at each, where every one is kept exactly.
+  std::vector<z3::expr> present, values;
+  bool exact = true, varies = false;
+  if (domain.shape == Sym::Shape::kPlayers || domain.shape == Sym::Shape::kValues) {
+    for (std::size_t v = 0; v < domain.e.size(); ++v) {
+      const Sym body = for_member(domain, v, n.index, n.kids[1]);
+      exact = exact && body.shape == Sym::Shape::kInt;
+      varies = varies || body.varies;
+      present.push_back(domain.e[v]);
+      values.push_back(as_int(body));
+    }
+  } else {
+    z3::expr zone = num(-1);
+    std::vector<z3::expr> counts;
+    if (!card_domain(domain, zone, counts)) {
+      visit_untracked(n.index, {n.kids[1]});
+      oblige(ir::FaultKind::kEmptyExtremum, fresh_bool(), span, "max/min over a non-empty set (the set is not kept)");
+      return make_int(fresh_int());
+    }
+    // The interpreter computes E for every card: its faults are obligations for a card of
+    // each class there. E is one value per class only when it reads nothing the class does
+    // not fix (as for filters: see filtered_count).
+    for (std::int32_t k = 0; k < classes(); ++k) {
+      const z3::expr available = counts[static_cast<std::size_t>(k)];
+      const auto old = bind(n.index, class_card(zone, k));
+      path_.push_back(available > num(0));
+      const int fresh_before = fresh_;
+      const Sym body = eval(n.kids[1]);
+      exact = exact && body.shape == Sym::Shape::kInt && !body.varies && fresh_ == fresh_before;
+      path_.pop_back();
+      unbind(n.index, old);
+      present.push_back(available > num(0));
+      values.push_back(as_int(body));
+    }
+  }
+  z3::expr_vector any(ctx_);
+  for (const z3::expr& p : present) any.push_back(p);
+  const z3::expr nonempty = any.empty() ? ctx_.bool_val(false) : z3::mk_or(any);
+  oblige(ir::FaultKind::kEmptyExtremum, nonempty, span, "max/min over a non-empty set");
+  const z3::expr result = fresh_int();
+  if (exact) {
+    // At least (most) every member's value and equal to one of them. The fact is guarded by
+    // `nonempty` so that it holds in every state that gets here; over an empty set the
+    // interpreter faults and the step does not go on (the obligation above).
+    z3::expr_vector bounds(ctx_), attained(ctx_);
+    for (std::size_t v = 0; v < present.size(); ++v) {
+      bounds.push_back(z3::implies(present[v], is_max ? result >= values[v] : result <= values[v]));
+      attained.push_back(present[v] && result == values[v]);
+    }
+    if (!present.empty()) assume(z3::implies(nonempty, z3::mk_and(bounds) && z3::mk_or(attained)));
+  }
+  Sym out = make_int(result);
+  out.varies = varies || !exact;
+  return out;
+}
+
 }  // namespace rulebook::verifier

@@ -93,6 +93,7 @@ enum class QuantKind { kExists, kAll, kCount, kSum };
 struct Quantifier { QuantKind kind; Ident var; Box<Expr> domain; Box<Expr> body; };
 struct Extremum {                            // max/min x in D by (k1, k2, ...): an element
   bool is_max = true;
+  bool value = false;                        // max/min x in D: E: the value of E (keys: {E})
   Ident var;
   Box<Expr> domain;
   std::vector<Expr> keys;

@@ -35,6 +35,10 @@ enum class BinaryOp : std::uint8_t {
   kAdd, kSub, kMul, kDiv, kMod,
 };
 enum class QuantKind : std::uint8_t { kExists, kAll, kCount, kSum };
+// Extremum's sub: bit 1 max (else min); bit 2 the value of its one key (`max x in D: E`),
+// else the element with the largest keys (`max x in D by K`).
+inline constexpr std::uint8_t kExtremumMax = 1;
+inline constexpr std::uint8_t kExtremumValue = 2;
 // Walk orders: around the table, or through a pile.
 enum class OrderKind : std::uint8_t { kClockwise, kCounterclockwise, kBottomToTop, kTopToBottom };
 // Who sees the cards of a zone.
@@ -70,7 +74,7 @@ struct EnumInfo {
   X(SetLit, kMayNoneInSet, "kids: elements")                                          \
   X(Comprehension, kNoFaults, "index: slot; kids: domain, filter")                                  \
   X(Quant, kMayIntegerOverflow, "sub: QuantKind; index: slot; kids: domain, body")    \
-  X(Extremum, kMayEmptyExtremum, "sub: 1 max, 0 min; index: slot; kids: domain, keys") \
+  X(Extremum, kMayEmptyExtremum, "sub: kExtremumMax | kExtremumValue; index: slot; kids: domain, keys") \
   X(First, kMayFirstNotFound | kMayNonePlayer,                           \
     "sub: OrderKind + 1 (0: none); index: slot; kids: domain, from or -1, filter or -1")           \
   X(Cond, kNoFaults, "kids: condition, then, else")
