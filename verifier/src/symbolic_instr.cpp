@@ -25,6 +25,41 @@ void Encoder::Run::run(std::int32_t pc) {
       to(yes(), pc + 1);
       break;
     }
+    case OpCode::kChooseMixed: {
+      // Any legal move: a fresh alternative, and for it one of its legal elements (choose_from
+      // under only_if_, so that its selection binds only where that alternative is taken).
+      // Every domain and guard is evaluated, as the interpreter lists every move; no move at
+      // all is the NoLegalChoice obligation.
+      (void)as_player(eval(in.c), ir_.span_of(in));
+      const ir::MixedChoice& table = ir_.mixed_choices[static_cast<std::size_t>(in.b)];
+      const z3::expr alt = fresh_in(0, static_cast<std::int64_t>(table.alternatives.size()) - 1);
+      z3::expr_vector any(ctx_);
+      std::vector<std::pair<ir::Slot, Sym>> elements;
+      for (std::size_t i = 0; i < table.alternatives.size(); ++i) {
+        const ir::AlternativeInfo& a = table.alternatives[i];
+        const z3::expr taken = alt == num(static_cast<std::int64_t>(i));
+        z3::expr legal = yes();
+        if (a.domain < 0) {
+          if (a.guard >= 0) legal = as_bool(eval(a.guard));
+        } else {
+          const Sym domain = eval(a.domain);
+          only_if_ = taken;
+          Sym chosen = choose_from(domain, a.slot, a.guard, legal, nullptr);
+          only_if_.reset();
+          elements.emplace_back(a.slot, std::move(chosen));
+        }
+        any.push_back(legal);
+        require(z3::implies(taken, legal));
+      }
+      const z3::expr some = z3::mk_or(any);
+      oblige(ir::FaultKind::kNoLegalChoice, some, ir_.span_of(in), "a legal move");
+      require(some);
+      set_local(in.a, make_int(alt));
+      // Each element slot is read only in its alternative's block, which runs only when it is taken.
+      for (auto& [slot, chosen] : elements) set_local(slot, chosen);
+      to(yes(), pc + 1);
+      break;
+    }
     case OpCode::kMove: {
       const Sym cards = eval(in.a);
       if (cards.shape != Sym::Shape::kCard && cards.shape != Sym::Shape::kCards && cards.shape != Sym::Shape::kZone) {
