@@ -31,7 +31,7 @@ TEST_CASE("alternatives: play lists moves as `draw` and `play 7H`, and takes the
 }
 
 TEST_CASE("alternatives: check --dump-ir prints the table and the opcode", "[alternatives][cli]") {
-  const auto r = run_rulebook("check " + rules() + " --dump-ir");
+  const auto r = run_rulebook("check --dump-ir - " + rules());
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("decisions with alternatives (1):") != std::string::npos);
@@ -51,11 +51,14 @@ TEST_CASE("alternatives: the graph has one node for the decision and one labelle
   CHECK(r.out.find("[label=\"pass\"]") != std::string::npos);
 }
 
-TEST_CASE("alternatives: verify proves nothing it cannot encode, and says why", "[alternatives][cli][verify]") {
+TEST_CASE("alternatives: verify encodes the decision; a fault refuted by a game; knowable-moves unknown, with the reason", "[alternatives][cli][verify]") {
   const auto r = run_rulebook("verify " + rules() + " --players 2 --budget 20 --games 20 --no-progress");
   INFO(r.out << r.err);
-  CHECK(r.out.find("proved") == std::string::npos);
-  CHECK(r.out.find("cannot encode a decision with alternatives yet") != std::string::npos);
+  // Five draws and no heart in hand: no legal move, found by a game (which replays).
+  CHECK(r.out.find("refuted  playability") != std::string::npos);
+  CHECK(r.out.find("has no legal move in rule 'turn'") != std::string::npos);
+  CHECK(r.out.find("unknown  knowable-moves") != std::string::npos);
+  CHECK(r.out.find("are not analysed for hidden cards yet") != std::string::npos);
 }
 
 TEST_CASE("alternatives: simulate runs the decision and is deterministic", "[alternatives][cli]") {
@@ -64,5 +67,5 @@ TEST_CASE("alternatives: simulate runs the decision and is deterministic", "[alt
   INFO(a.err);
   CHECK(a.exit_code == b.exit_code);
   CHECK(a.out == b.out);
-  CHECK(a.out.find("turn") != std::string::npos);
+  CHECK((a.out + a.err).find("rule coverage: 1 of 1 labelled rules fired") != std::string::npos);
 }

@@ -133,9 +133,9 @@ TEST_CASE("alternatives: an illegal move is explained: no such alternative, a fa
     // At the first move the deck is full: pass is not legal, and the note quotes its guard.
     const Replayed r = replay(rules, with_first_move(game.log, R"({"move":{"alternative":"pass","choice":null,"player":0}})"));
     CHECK(r.result.outcome == ri::ReplayOutcome::kIllegal);
-    CHECK(r.text.find("step 1: seat 0 may not pass in rule 'turn'") != std::string::npos);
+    CHECK(r.text.find("step 1: player 0 may not pass in rule 'turn'") != std::string::npos);
     CHECK(r.text.find("`count(deck) == 0` is false") != std::string::npos);
-    CHECK(r.text.find("legal here for seat 0: draw") != std::string::npos);
+    CHECK(r.text.find("legal here for player 0: draw") != std::string::npos);
   }
   SECTION("an element not legal") {
     // The hands are empty at the first move: 7H is in the deck, not in seat 0's hand.
