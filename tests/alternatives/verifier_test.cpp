@@ -17,7 +17,7 @@ TEST_CASE("alternatives: the oracle allows every step of a decision with alterna
   options.games = rulebook::test::games(30);
   options.per_cut = 4;
   options.mutations = 6;
-  for (const char* file : {"tests/alternatives/alternatives.rules", "tests/golden/fmt/alternatives.rules",
+  for (const char* file : {"tests/alternatives/alternatives.rules",
                            "tests/verifier/corpus/95-alternative-rare-bonus.rules",
                            "tests/verifier/corpus/95-alternative-rare-bonus.fixed.rules"}) {
     const auto machine = rulebook::test::machine_for_file(file);

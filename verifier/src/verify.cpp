@@ -276,15 +276,17 @@ VerifyReport verify_setting(const ri::Machine& machine, const VerifyOptions& opt
       f.message = "not decided: the vacuity check failed (" + vacuous + "); " + f.message;
     }
   }
-  // Whether the moves of a decision with alternatives depend on hidden cards is not analysed
-  // yet (knowable.cpp looks at `choose` only): that property is unknown, with the place that
-  // stops it. The other properties encode the decision (symbolic_instr.cpp: any legal move).
+  // A decision with alternatives is not encoded precisely yet (symbolic_instr.cpp: any move,
+  // legality left open): no proof may rest on it, so every property that a replayed game does
+  // not decide is unknown, with the place that stops it.
   for (std::size_t pc = 0; pc < ir.code.size(); ++pc) {
     if (ir.code[pc].code != ir::OpCode::kChooseMixed) continue;
-    const std::string why = fmt::format("the moves of a decision with alternatives ('choose by' at {}) are not analysed "
-                                        "for hidden cards yet", machine.where(ir.instr_spans[pc]));
+    const std::string why = fmt::format("the verifier cannot encode a decision with alternatives yet ('choose by' at {})",
+                                        machine.where(ir.instr_spans[pc]));
+    report.notes.push_back("not encoded: " + why + "; every property not decided by a replayed game is unknown");
     for (Finding& f : report.findings) {
-      if (f.property != "knowable-moves" || f.counterexample.has_value() || f.status == Status::kUnknown) continue;
+      const bool by_game = f.counterexample.has_value() || f.method.starts_with("witness games");
+      if (by_game || f.status == Status::kUnknown) continue;
       f.status = Status::kUnknown;
       f.message = "not decided: " + why + "; " + f.message;
     }
