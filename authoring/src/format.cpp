@@ -14,6 +14,7 @@
 #include "rulebook/grammar/parse.hpp"
 #include "rulebook/grammar/spelling.hpp"
 #include "expr_printer.hpp"
+#include "format_alternatives.hpp"
 
 namespace rulebook::authoring {
 
@@ -46,6 +47,7 @@ std::string quote(std::string_view text) {
 std::string_view face_text(ast::Face f) { return f == ast::Face::kUp ? "face up" : "face down"; }
 
 class Formatter {
+  template <typename F> friend void detail::format_alternatives(F&, const ast::MixedChooseStmt&, const std::string&);
  public:
   explicit Formatter(const SourceFile& source)
       : source_(source), comments_(scan_comments(source)) {}
@@ -203,7 +205,7 @@ class Formatter {
            std::holds_alternative<ast::WhileStmt>(s.node) ||
            std::holds_alternative<ast::ForEachStmt>(s.node) ||
            std::holds_alternative<ast::IfStmt>(s.node) ||
-           std::holds_alternative<ast::SimultaneousStmt>(s.node);
+           std::holds_alternative<ast::SimultaneousStmt>(s.node) || std::holds_alternative<ast::MixedChooseStmt>(s.node);
   }
 
   // `prefix` is what goes before the statement on its first line (a rule label).
@@ -261,6 +263,7 @@ class Formatter {
       line(text);
     }
   }
+  void stmt_node(const ast::MixedChooseStmt& n, const std::string& prefix) { detail::format_alternatives(*this, n, prefix); }
   void stmt_node(const ast::LetStmt& n, const std::string& prefix) {
     expr_line(prefix + "let " + n.name.text + " = ", n.value);
   }

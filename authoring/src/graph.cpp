@@ -30,6 +30,9 @@ struct Item {
   // without labelled rules, and for the way past an `if` without `else`), `conditions` the
   // label of the edge into each.
   bool fork = false;
+  // A decision with alternatives: its own node, then a fork with one path (and one labelled
+  // edge) per alternative.
+  bool decision = false;
   std::vector<std::vector<Item>> paths;
   std::vector<std::string> conditions;
   std::string title;   // rule label, or the block's heading
@@ -172,6 +175,20 @@ class Builder {
   void node(const ast::ChooseStmt& /*n*/, const ast::Stmt& /*s*/, std::vector<Item>& /*out*/, Item& owner) {
     owner.chooses = true;
   }
+  void node(const ast::MixedChooseStmt& n, const ast::Stmt& s, std::vector<Item>& out, Item& /*owner*/) {
+    Item d;
+    d.decision = true;
+    d.chooses = true;
+    d.where = where(s.span);
+    const detail::ExprPrinter printer;
+    d.title = "choose by " + printer.print(n.chooser);
+    for (const ast::Alternative& alt : n.alternatives) {
+      d.paths.emplace_back();
+      if (alt.body) block(*alt.body, d.paths.back(), d);
+      d.conditions.push_back(alt.var ? alt.name.text + " " + alt.var->text : alt.name.text);
+    }
+    out.push_back(std::move(d));
+  }
   void node(const ast::EndGameStmt& /*n*/, const ast::Stmt& /*s*/, std::vector<Item>& /*out*/, Item& owner) {
     owner.ends_game = true;
   }
@@ -201,6 +218,11 @@ class Writer {
                                  const std::string& label = "") {
     const std::string indent(static_cast<std::size_t>(depth) * 2, ' ');
     if (item.fork) return fork(item, depth, from, label);
+    if (item.decision) {
+      const std::string id = node(item, item.title, ", shape=diamond", indent);
+      link(from, id, label);
+      return fork(item, depth, {id}, "");
+    }
     if (!item.cluster) {
       const std::string id = node(item, item.title, "", indent);
       link(from, id, label);

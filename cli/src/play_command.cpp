@@ -3,6 +3,7 @@
 // scores), what happened since their last choice as they saw it (the Narrator), and a
 // numbered list of legal moves; the other seats are random agents. `--debug` adds the whole
 // state, hidden cards and variables included.
+#include <cctype>
 #include <iostream>
 #include <memory>
 #include <random>
@@ -149,7 +150,7 @@ int run_play(const PlayOptions& options) {
     show_story(narrator, state, player, first, humans.size() > 1);
     show_view(*machine, state, player, names, first, options.debug);
     for (std::size_t i = 0; i < view.legal.size(); ++i) {
-      fmt::print("  {:>3}) {}\n", i + 1, machine->value_text(state, view.legal[i]));
+      fmt::print("  {:>3}) {}\n", i + 1, machine->move_text(state, i));
     }
     std::size_t picked = 0;
     for (;;) {
@@ -170,7 +171,24 @@ int run_play(const PlayOptions& options) {
         }
       } catch (const std::exception&) {
       }
-      fmt::print("please type a number from 1 to {}\n", view.legal.size());
+      // A move may also be typed as it is written: `draw`, `play 7H` (any case).
+      const auto typed = [&](std::size_t i) {
+        const std::string text = machine->move_text(state, i);
+        std::string a = line, b = text;
+        while (!a.empty() && std::isspace(static_cast<unsigned char>(a.back())) != 0) a.pop_back();
+        for (char& c : a) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        for (char& c : b) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return a == b;
+      };
+      bool found = false;
+      for (std::size_t i = 0; i < view.legal.size() && !found; ++i) {
+        if (typed(i)) {
+          picked = i;
+          found = true;
+        }
+      }
+      if (found) break;
+      fmt::print("please type a number from 1 to {} or a move as listed\n", view.legal.size());
     }
     if (abandoned) break;
     machine->apply(state, picked, &sinks);

@@ -55,6 +55,28 @@ ast::Stmt Builder::stmt(const Node& n) {
     if (c.size() > 3) ch.filter = expr(*c[3]);
     return make_stmt(std::move(ch));
   }
+  if (n.is_type<peg::mixed_choose_stmt>()) {
+    ast::MixedChooseStmt m{expr(*c.at(0)), {}};
+    for (std::size_t i = 1; i < c.size(); ++i) {
+      const Node& a = *c[i];
+      ast::Alternative alt;
+      alt.span = span(a);
+      alt.name = ident(*a.children.at(0));
+      for (std::size_t k = 1; k < a.children.size(); ++k) {
+        const Node& part = *a.children[k];
+        if (part.is_type<peg::alt_var>()) {
+          alt.var = ident(part);
+          alt.domain = expr(*a.children.at(++k));
+        } else if (part.is_type<peg::alt_guard>()) {
+          alt.guard = expr(*part.children.at(0));
+        } else if (part.is_type<peg::block>()) {
+          alt.body = block(part);
+        }
+      }
+      m.alternatives.push_back(std::move(alt));
+    }
+    return make_stmt(std::move(m));
+  }
   if (n.is_type<peg::let_stmt>()) return make_stmt(ast::LetStmt{ident(*c.at(0)), expr(*c.at(1))});
   if (n.is_type<peg::move_stmt>()) {
     ast::MoveStmt m{expr(*c.at(0)), expr(*c.at(1)), std::nullopt, std::nullopt};

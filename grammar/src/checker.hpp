@@ -56,6 +56,7 @@ class Checker {
   Type expect_collection(const ast::Expr& e, const char* what);
   void block(const ast::Block& b, StmtContext context);
   void stmt(const ast::Stmt& s, StmtContext context);
+  void mixed_choose(const ast::MixedChooseStmt& node, SourceSpan span, const std::string& label, StmtContext context);
   Type def_type(const std::string& name);
   Type call(const ast::Call& node, SourceSpan span);
   // False (and the arguments checked for their own errors) when the count is outside lo..hi.
@@ -93,6 +94,7 @@ class Checker {
   std::map<std::string, Type> def_types_;              // inferred result types
   std::map<std::string, std::vector<Local>> choose_scopes_;  // label -> locals at the choice
   std::map<std::string, Type> choose_types_;           // label -> chosen element type
+  std::map<std::string, SourceSpan> mixed_labels_;     // labels of decisions with alternatives
   std::map<std::string, SourceSpan> loop_labels_;      // labels of loop statements
   std::string pending_label_;                          // label of the statement being checked
   std::map<std::string, SourceSpan> ended_locals_;     // local names whose scope has ended

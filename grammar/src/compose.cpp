@@ -37,6 +37,11 @@ bool walk_stmt(ast::Stmt& s, const std::function<bool(ast::Stmt&)>& visit) {
             if (walk_stmts(branch.body, visit)) return true;
           }
           return node.else_body && walk_stmts(*node.else_body, visit);
+        } else if constexpr (std::is_same_v<T, ast::MixedChooseStmt>) {
+          for (ast::Alternative& alt : node.alternatives) {
+            if (alt.body && walk_stmts(*alt.body, visit)) return true;
+          }
+          return false;
         } else {
           return false;
         }

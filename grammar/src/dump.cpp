@@ -121,6 +121,17 @@ struct StmtDump {
     return fmt::format("(choose {} {} by {}{})", n.var.text, dump_expr(n.domain), dump_expr(n.chooser),
                        n.filter ? " where " + dump_expr(*n.filter) : "");
   }
+  std::string operator()(const ast::MixedChooseStmt& n) const {
+    std::string out = fmt::format("(choose by {}", dump_expr(n.chooser));
+    for (const ast::Alternative& a : n.alternatives) {
+      out += " (" + a.name.text;
+      if (a.var && a.domain) out += fmt::format(" {} {}", a.var->text, dump_expr(*a.domain));
+      if (a.guard) out += " where " + dump_expr(*a.guard);
+      if (a.body) out += " " + block_dump(*a.body);
+      out += ")";
+    }
+    return out + ")";
+  }
   std::string operator()(const ast::LetStmt& n) const {
     return fmt::format("(let {} {})", n.name.text, dump_expr(n.value));
   }

@@ -69,6 +69,9 @@ RULEBOOK_ERROR(walk_direction, "expected 'clockwise from X' or 'counterclockwise
                                "needs a direction");
 RULEBOOK_ERROR(choose_by, "expected 'by' and the player who chooses");
 RULEBOOK_ERROR(chooser, "expected the player who chooses after 'by'");
+RULEBOOK_ERROR(alternatives_open, "expected '{' and the alternatives of the decision");
+RULEBOOK_ERROR(alternative, "expected an alternative: a name, optionally 'x in SET', 'where CONDITION' and a block");
+RULEBOOK_ERROR(alternatives_close, "expected '}' to close the alternatives, or another alternative");
 RULEBOOK_ERROR(move_to, "expected 'to' and the target");
 RULEBOOK_ERROR(target_zone, "expected the target zone or variable after 'to'");
 RULEBOOK_ERROR(deal_from, "expected 'from' and the zone to deal from");

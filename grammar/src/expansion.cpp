@@ -169,6 +169,17 @@ class ExpansionCheck {
     bound_.push_back(n.var.text);
     if (n.filter) root(*n.filter);
   }
+  void lower_stmt(const ast::MixedChooseStmt& n) {
+    root(n.chooser);
+    for (const ast::Alternative& a : n.alternatives) {
+      const std::size_t mark = bound_.size();
+      if (a.domain) root(*a.domain);
+      if (a.var) bound_.push_back(a.var->text);
+      if (a.guard) root(*a.guard);
+      if (a.body) block(*a.body);
+      bound_.resize(mark);
+    }
+  }
   void lower_stmt(const ast::LetStmt& n) {
     root(n.value);
     bound_.push_back(n.name.text);

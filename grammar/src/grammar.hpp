@@ -308,6 +308,17 @@ struct simultaneous_stmt : seq<kw_simultaneous, must<kw_for>, must<kw_each>, mus
 struct chooser : seq<add_expr> {};
 struct choose_by : kw_by {};
 struct choose_stmt : seq<kw_choose, must<name>, must<for_in>, must<domain>, must<choose_by>, must<chooser>, opt<kw_where, must<filter>>> {};
+// A decision with alternatives: `choose by p { play c in hand(p) where G { ... }  pass }`.
+// Each alternative is a name, optionally an element `x in D`, a guard and a block; a name not
+// followed by `in` is an alternative without an element (the next line's name starts the next).
+struct alt_name : name {};
+struct alt_var : name {};
+struct alt_element : seq<alt_var, kw_in, must<domain>> {};
+struct alt_guard : seq<kw_where, must<filter>> {};
+struct alternative : seq<alt_name, opt<alt_element>, opt<alt_guard>, opt<block>> {};
+struct alternatives_open : lbrace {};
+struct alternatives_close : rbrace {};
+struct mixed_choose_stmt : seq<kw_choose, kw_by, must<chooser>, must<alternatives_open>, must<alternative>, star<alternative>, must<alternatives_close>> {};
 struct let_stmt : seq<kw_let, must<name>, must<equals>, must<expr>> {};
 struct target_zone : seq<add_expr> {};
 struct move_to : kw_to {};
@@ -327,7 +338,7 @@ struct end_stmt : seq<kw_end, must<end_game>, opt<kw_winners, must<expr>>> {};
 
 struct stmt
     : sor<rule_stmt, phase_stmt, repeat_stmt, while_stmt, until_stmt, for_stmt, if_stmt,
-          simultaneous_stmt, choose_stmt, let_stmt, move_stmt, deal_stmt, shuffle_stmt,
+          simultaneous_stmt, mixed_choose_stmt, choose_stmt, let_stmt, move_stmt, deal_stmt, shuffle_stmt,
           flip_stmt, set_stmt, add_stmt, swap_stmt, end_stmt> {};
 
 // Error recovery (see parse.cpp): on a syntax error inside R, the error is recorded, the

@@ -402,6 +402,12 @@ void Checker::check_policies() {
             .notes.push_back({it->second, "the first one is here"});
         continue;
       }
+      if (auto mixed = mixed_labels_.find(entry.rule.text); mixed != mixed_labels_.end()) {
+        diagnostics_.error(Code::kBadPolicy, entry.rule.span, fmt::format("policies cannot choose for a decision with "
+                                                                          "alternatives yet (rule '{}')", entry.rule.text))
+            .notes.push_back({mixed->second, "the decision is here"});
+        continue;
+      }
       auto scope = choose_scopes_.find(entry.rule.text);
       if (scope == choose_scopes_.end()) {
         auto label = program_.rule_labels.find(entry.rule.text);

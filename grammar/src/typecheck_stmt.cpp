@@ -125,6 +125,8 @@ void Checker::stmt(const ast::Stmt& s, StmtContext context) {
           // The chosen name is visible in the filter and in the rest of the block.
           bind(node.var, domain.element_type());
           if (node.filter) expect(*node.filter, Type::boolean(), "'where' condition");
+        } else if constexpr (std::is_same_v<T, ast::MixedChooseStmt>) {
+          mixed_choose(node, s.span, label, context);
         } else if constexpr (std::is_same_v<T, ast::LetStmt>) {
           const Type t = expr(node.value);
           if (t.is(Type::Kind::kZone)) {
@@ -180,6 +182,42 @@ void Checker::stmt(const ast::Stmt& s, StmtContext context) {
         }
       },
       s.node);
+}
+
+// `choose by p { ALTERNATIVE ... }`: each alternative opens its own scope (its element, its
+// guard, its block); names are unique in the decision. Policies and simultaneous blocks cannot
+// take one yet: a policy would need a way to name a move, and the secret choices of a
+// simultaneous block are plain values.
+void Checker::mixed_choose(const ast::MixedChooseStmt& node, SourceSpan span, const std::string& label,
+                           StmtContext context) {
+  if (context.in_simultaneous) {
+    diagnostics_.error(Code::kNotInSimultaneous, span, "a decision with alternatives is not allowed in a simultaneous "
+                                                      "block yet; use 'choose x in SET by p' there");
+  }
+  if (!label.empty()) mixed_labels_[label] = span;
+  expect(node.chooser, Type::player(), "the player who chooses");
+  std::map<std::string, SourceSpan> seen;
+  for (const ast::Alternative& alt : node.alternatives) {
+    auto [it, inserted] = seen.try_emplace(alt.name.text, alt.name.span);
+    if (!inserted) {
+      diagnostics_.error(Code::kAlreadyDefined, alt.name.span, fmt::format("alternative '{}' is named twice in this decision",
+                                                                             alt.name.text))
+          .notes.push_back({it->second, "the first one is here"});
+    }
+    if (!alt.name.text.empty() && !(alt.name.text[0] >= 'a' && alt.name.text[0] <= 'z')) {
+      diagnostics_.error(Code::kReservedName, alt.name.span, fmt::format("alternative '{}' must start with a lower-case letter "
+                                                                           "(a move is written with its name, beside card names such as 7H)",
+                                                                           alt.name.text));
+    }
+    push_scope();
+    if (alt.var && alt.domain) {
+      const Type domain = expect_collection(*alt.domain, "an alternative's 'in'");
+      bind(*alt.var, domain.element_type());
+    }
+    if (alt.guard) expect(*alt.guard, Type::boolean(), "'where' condition");
+    if (alt.body) block(*alt.body, context);
+    pop_scope();
+  }
 }
 
 void Checker::zone_target(const ast::Expr& target, bool placed) {

@@ -124,6 +124,9 @@ void Executor::step() {
     case OpCode::kChoose:
       if (choose(in)) return;  // waits for a move
       break;
+    case OpCode::kChooseMixed:
+      if (choose_mixed(in)) return;  // waits for a move
+      break;
     case OpCode::kMove: {
       const Value moved = eval(in.a);
       if (moved.kind == Kind::kCard) {  // most moves are of one card: no list
@@ -325,7 +328,47 @@ bool Executor::choose(const Instr& in) {
     if (sink_ != nullptr) sink_->chose(s_, chooser, in.rule, *it, true);
     return halted();  // stopped: step() returns as if the game waited
   }
-  s_.decision = Decision{chooser, in.rule, s_.pc, std::move(options), s_.holding};
+  s_.decision = Decision{chooser, in.rule, s_.pc, std::move(options), s_.holding, -1, {}};
   return true;
 }
+
+// A decision with alternatives: the moves are, alternative by alternative in the order written,
+// every element of its domain that passes its guard, or the alternative itself when it has no
+// element and its guard holds. No move at all is a fault, as for `choose`.
+bool Executor::choose_mixed(const Instr& in) {
+  const PlayerId chooser = player_arg(eval(in.c), ir_.span_of(in));
+  const MixedChoice& table = ir_.mixed_choices[static_cast<std::size_t>(in.b)];
+  std::vector<Value> options;
+  std::vector<std::int32_t> alternatives;
+  for (std::size_t i = 0; i < table.alternatives.size(); ++i) {
+    const AlternativeInfo& alt = table.alternatives[i];
+    if (alt.domain < 0) {
+      if (alt.guard < 0 || eval(alt.guard).truthy()) {
+        options.push_back(Value::none());
+        alternatives.push_back(static_cast<std::int32_t>(i));
+      }
+      continue;
+    }
+    const Value domain = eval(alt.domain);
+    const Kind kind = element_kind(domain);
+    each_of(domain, false, alt.span, [&](std::int64_t x) {
+      Value v = element(kind, domain.enum_id, x);
+      if (alt.guard >= 0) {
+        s_.locals[static_cast<std::size_t>(alt.slot)] = v;
+        if (!eval(alt.guard).truthy()) return true;
+      }
+      options.push_back(std::move(v));
+      alternatives.push_back(static_cast<std::int32_t>(i));
+      return true;
+    });
+  }
+  if (options.empty()) {
+    fault(FaultKind::kNoLegalChoice, ir_.span_of(in),
+          fmt::format("seat {} has no legal move{}", s_.seat_of[static_cast<std::size_t>(chooser)],
+                      in.rule >= 0 ? fmt::format(" in rule '{}'", ir_.labels[static_cast<std::size_t>(in.rule)]) : ""));
+  }
+  s_.decision = Decision{chooser, in.rule, s_.pc, std::move(options), s_.holding, in.b, std::move(alternatives)};
+  return true;
+}
+
 }  // namespace rulebook::interpreter::detail

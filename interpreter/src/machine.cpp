@@ -166,7 +166,18 @@ SinkVerdict Machine::apply(State& state, std::size_t index, EventSink* sink) con
   const Instr& in = ir_->code[static_cast<std::size_t>(state.decision->instr)];
   Value chosen = state.decision->options[index];
   const PlayerId player = state.decision->player;
-  state.locals[static_cast<std::size_t>(in.a)] = chosen;
+  if (state.decision->mixed >= 0) {
+    // The alternative's index for the dispatch after kChooseMixed, its element at its slot.
+    const std::int32_t alt = state.decision->alternatives[index];
+    state.locals[static_cast<std::size_t>(in.a)] = Value::integer(alt);
+    const AlternativeInfo& info =
+        ir_->mixed_choices[static_cast<std::size_t>(state.decision->mixed)].alternatives[static_cast<std::size_t>(alt)];
+    if (info.slot >= 0) state.locals[static_cast<std::size_t>(info.slot)] = chosen;
+    state.last_alternative = LastAlternative{state.decision->mixed, alt};
+  } else {
+    state.locals[static_cast<std::size_t>(in.a)] = chosen;
+    state.last_alternative = LastAlternative{};
+  }
   state.decision.reset();
   ++state.moves;
   ++state.pc;
@@ -230,6 +241,20 @@ CardId Machine::card_by_name(const State& state, const std::string& name) const 
     if ((*state.cards)[c].name == name) return static_cast<CardId>(c);
   }
   return -1;
+}
+
+std::string Machine::move_text(const State& state, std::size_t index) const {
+  if (!state.decision || index >= state.decision->options.size()) throw std::out_of_range("move_text: no such move");
+  const Decision& d = *state.decision;
+  return move_text(state, d.mixed, d.mixed >= 0 ? d.alternatives[index] : -1, d.options[index]);
+}
+
+std::string Machine::move_text(const State& state, std::int32_t mixed, std::int32_t alternative, const Value& choice) const {
+  if (mixed < 0) return value_text(state, choice);
+  const AlternativeInfo& info =
+      ir_->mixed_choices[static_cast<std::size_t>(mixed)].alternatives[static_cast<std::size_t>(alternative)];
+  if (info.slot < 0) return info.name;
+  return info.name + " " + value_text(state, choice);
 }
 
 std::string Machine::value_text(const State& state, const Value& v) const {
@@ -303,7 +328,11 @@ View Machine::view(const State& state, PlayerId viewer, ViewDetail detail) const
   if (state.decision) {
     v.to_move = state.decision->player;
     v.rule = state.decision->rule;
-    if (state.decision->player == viewer) v.legal = state.decision->options;
+    if (state.decision->player == viewer) {
+      v.legal = state.decision->options;
+      v.mixed = state.decision->mixed;
+      v.legal_alternatives = state.decision->alternatives;
+    }
   }
   if (detail == ViewDetail::kDecisionOnly) return v;
   v.seat_of = state.seat_of;

@@ -110,6 +110,14 @@ class Dumper {
     for (const TerminationClaim& t : ir_.terminations) {
       out_ += fmt::format("  {} (label {}) by {} @{}\n", t.name, t.label, expr_ref(t.measure), place(t.span));
     }
+    // Only when there are some, so that the dumps of rules without them stay as they were.
+    if (!ir_.mixed_choices.empty()) section("decisions with alternatives", ir_.mixed_choices.size());
+    for (std::size_t i = 0; i < ir_.mixed_choices.size(); ++i) {
+      for (const AlternativeInfo& a : ir_.mixed_choices[i].alternatives) {
+        out_ += fmt::format("  m{} {}: element {} in {}, guard {} @{}\n", i, a.name,
+                            a.slot >= 0 ? fmt::format("l{}", a.slot) : "-", expr_ref(a.domain), expr_ref(a.guard), place(a.span));
+      }
+    }
     section("labels", ir_.labels.size());
     for (std::size_t i = 0; i < ir_.labels.size(); ++i) {
       out_ += fmt::format("  r{} {}, inside {} @{}\n", i, ir_.labels[i],

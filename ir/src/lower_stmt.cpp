@@ -139,6 +139,55 @@ void Lowerer::lower_stmt(const ast::ChooseStmt& n, const grammar::SourceSpan& s)
   if (n.filter) choose.d = expr(*n.filter);
   emit(choose);
 }
+// `choose by p { ... }`: kChooseMixed stores the chosen alternative's index at slot a (and its
+// element at the alternative's slot); a chain of tests then runs that alternative's block, as an
+// `if` chain would, and every block ends after the whole decision.
+void Lowerer::lower_stmt(const ast::MixedChooseStmt& n, const grammar::SourceSpan& s) {
+  auto choose = make(OpCode::kChooseMixed, s);
+  choose.a = internal_slot(TypeTable::kIntType);
+  choose.b = static_cast<std::int32_t>(ir_.mixed_choices.size());
+  choose.c = expr(n.chooser);
+  MixedChoice table;
+  for (const ast::Alternative& alt : n.alternatives) {
+    AlternativeInfo info;
+    info.name = alt.name.text;
+    info.span = alt.span;
+    if (alt.domain) info.domain = expr(*alt.domain);
+    if (alt.var) info.slot = bind(*alt.var);
+    if (alt.guard) info.guard = expr(*alt.guard);
+    table.alternatives.push_back(std::move(info));
+  }
+  ir_.mixed_choices.push_back(std::move(table));
+  emit(choose);
+  std::vector<std::int32_t> to_end;
+  for (std::size_t i = 0; i < n.alternatives.size(); ++i) {
+    const ast::Alternative& alt = n.alternatives[i];
+    if (!alt.body || alt.body->stmts.empty()) continue;
+    ExprNode chosen;
+    chosen.op = ExprOp::kLocal;
+    chosen.index = choose.a;
+    chosen.type = TypeTable::kIntType;
+    const ExprId lhs = ir_.add_expr(std::move(chosen), alt.span);
+    ExprNode index;
+    index.op = ExprOp::kConst;
+    index.type = TypeTable::kIntType;
+    index.constant = Value::integer(static_cast<std::int64_t>(i));
+    const ExprId rhs = ir_.add_expr(std::move(index), alt.span);
+    ExprNode same;
+    same.op = ExprOp::kBinary;
+    same.sub = static_cast<std::uint8_t>(BinaryOp::kEq);
+    same.type = TypeTable::kBoolType;
+    same.kids = {lhs, rhs};
+    auto test = make(OpCode::kJumpIfFalse, alt.span);
+    test.a = ir_.add_expr(std::move(same), alt.span);
+    const std::int32_t at = emit(test);
+    block(*alt.body);
+    auto skip = make(OpCode::kJump);
+    to_end.push_back(emit(skip));
+    patch(at);
+  }
+  for (const std::int32_t at : to_end) patch(at);
+}
 void Lowerer::lower_stmt(const ast::LetStmt& n, const grammar::SourceSpan& s) {
   auto let = make(OpCode::kLet, s);
   let.b = expr(n.value);

@@ -84,6 +84,7 @@ class Lowerer {
   void lower_stmt(const ast::IfStmt& n, const grammar::SourceSpan& s);
   void lower_stmt(const ast::SimultaneousStmt& n, const grammar::SourceSpan& s);
   void lower_stmt(const ast::ChooseStmt& n, const grammar::SourceSpan& s);
+  void lower_stmt(const ast::MixedChooseStmt& n, const grammar::SourceSpan& s);
   void lower_stmt(const ast::LetStmt& n, const grammar::SourceSpan& s);
   void lower_stmt(const ast::MoveStmt& n, const grammar::SourceSpan& s);
   void lower_stmt(const ast::DealStmt& n, const grammar::SourceSpan& s);

@@ -175,7 +175,17 @@ void LogWriter::dealt(const State& state, std::int32_t from, std::int32_t to, co
 
 void LogWriter::chose(const State& state, PlayerId player, std::int32_t rule, const Value& choice, bool by_policy) {
   if (!recording(state)) return;
-  text_ += by_policy ? "{\"policy\":{\"choice\":" : "{\"move\":{\"choice\":";
+  text_ += by_policy ? "{\"policy\":{" : "{\"move\":{";
+  // A move of a decision with alternatives names its alternative (`draw`, or `play` and 7H).
+  if (!by_policy && state.last_alternative.mixed >= 0) {
+    text_ += "\"alternative\":";
+    append_string(text_, machine_.ir()
+                             .mixed_choices[static_cast<std::size_t>(state.last_alternative.mixed)]
+                             .alternatives[static_cast<std::size_t>(state.last_alternative.alternative)]
+                             .name);
+    text_ += ',';
+  }
+  text_ += "\"choice\":";
   append_choice(text_, machine_, state, choice);
   text_ += ",\"player\":";
   text_ += std::to_string(player);

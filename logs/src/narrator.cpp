@@ -193,8 +193,15 @@ void Narrator::chose(const State& state, PlayerId player, std::int32_t rule, con
   for (Story& story : stories_) {
     if (story.viewer == player) continue;  // a player knows its own choices
     close(state, story);
-    join(story, who(player) + (by_policy ? " (automated) chose" : " chose"),
-         choice_text(state, choice, story.viewer) + rule_suffix(rule));
+    // A move of a decision with alternatives says its alternative: `draw`, `play 7H`.
+    std::string text = choice_text(state, choice, story.viewer);
+    if (!by_policy && state.last_alternative.mixed >= 0) {
+      const ir::AlternativeInfo& alt = machine_.ir()
+                                           .mixed_choices[static_cast<std::size_t>(state.last_alternative.mixed)]
+                                           .alternatives[static_cast<std::size_t>(state.last_alternative.alternative)];
+      text = alt.slot < 0 ? alt.name : alt.name + " " + text;
+    }
+    join(story, who(player) + (by_policy ? " (automated) chose" : " chose"), text + rule_suffix(rule));
   }
 }
 

@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "log_names.hpp"
 #include "recorder_run.hpp"
@@ -151,6 +152,13 @@ void Recorder::rerun() {
   reveal_candidates_.clear();
   legal_json_.clear();
   std::size_t next_move = 0;
+  // How a move is kept between reruns: its choice as the log writes it, or for a decision with
+  // alternatives its text (`draw`, `play 7H`) as a JSON string, which is also what is typed.
+  const auto move_key = [&](std::size_t i) {
+    const Decision& d = *state_.decision;
+    if (d.mixed < 0) return choice_json(machine_, state_, d.options[i]);
+    return nlohmann::json(machine_.move_text(state_, i)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  };
   try {
     state_ = machine_.start(config_, &sink);
     for (;;) {
@@ -161,8 +169,11 @@ void Recorder::rerun() {
       const std::vector<Value>& options = state_.decision->options;
       if (next_move < entries_.size()) {
         const std::string& move = entries_[next_move++].move;
-        const auto it = std::find_if(options.begin(), options.end(),
-                                     [&](const Value& v) { return choice_json(machine_, state_, v) == move; });
+        std::size_t found = options.size();
+        for (std::size_t i = 0; i < options.size() && found == options.size(); ++i) {
+          if (move_key(i) == move) found = i;
+        }
+        const auto it = options.begin() + static_cast<std::ptrdiff_t>(found);
         if (it == options.end()) {
           // Only rules that look at the faces of cards nobody has seen get here (recording.md).
           throw std::runtime_error(fmt::format("the recorded choice {} is no longer legal: the rules depend on cards "
@@ -175,9 +186,9 @@ void Recorder::rerun() {
       question_.kind = Question::Kind::kMove;
       question_.player = who(d.player);
       question_.rule = d.rule >= 0 ? machine_.ir().labels[static_cast<std::size_t>(d.rule)] : std::string();
-      for (const Value& v : options) {
-        question_.options.push_back(names.notation(state_, v));
-        legal_json_.push_back(choice_json(machine_, state_, v));
+      for (std::size_t i = 0; i < options.size(); ++i) {
+        question_.options.push_back(d.mixed >= 0 ? machine_.move_text(state_, i) : names.notation(state_, options[i]));
+        legal_json_.push_back(move_key(i));
       }
       break;
     }

@@ -151,7 +151,28 @@ std::string Recorder::explain_illegal(const std::string& json) const {
   // The replay's own words: the log so far and this move, replayed.
   const PlayerId player = state_.decision->player;
   grammar::SourceManager sources = rule_sources_;
-  const grammar::FileId file = sources.add("(this move)", log_text() + fmt::format("{{\"move\":{{\"choice\":{},\"player\":{}}}}}\n", json, player));
+  std::string body = fmt::format("\"choice\":{}", json);
+  if (state_.decision->mixed >= 0) {
+    // A move of a decision with alternatives is typed `NAME` or `NAME ELEMENT`.
+    std::string text = json;
+    try {
+      text = nlohmann::json::parse(json).get<std::string>();
+    } catch (const std::exception&) {
+    }
+    const std::size_t space = text.find(' ');
+    const std::string name = text.substr(0, space);
+    std::string element = "null";
+    if (space != std::string::npos) {
+      const std::string rest = trim(text.substr(space + 1));
+      const auto seat = std::find(names_.begin(), names_.end(), rest);
+      element = is_number(rest) || rest == "true" || rest == "false" || (!rest.empty() && rest.front() == '[') ? rest
+                : seat != names_.end() ? std::to_string(seat - names_.begin())
+                                       : nlohmann::json(rest).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    }
+    body = fmt::format("\"alternative\":{},\"choice\":{}",
+                       nlohmann::json(name).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), element);
+  }
+  const grammar::FileId file = sources.add("(this move)", log_text() + fmt::format("{{\"move\":{{{},\"player\":{}}}}}\n", body, player));
   ReplayOptions options;
   options.partial = true;
   const ReplayResult result = replay(machine_, sources, file, options);
@@ -277,8 +298,24 @@ std::string Recorder::resume(const std::string& log) {
                         ? fmt::format("a move, but {} card(s) came into {} here and the log does not say which", question_.count, question_.zone)
                         : std::string("a move after the game ended");
         } else {
-          const std::string choice = j["move"]["choice"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-          const auto it = std::find(legal_json_.begin(), legal_json_.end(), choice);
+          std::string choice = j["move"]["choice"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+          auto it = std::find(legal_json_.begin(), legal_json_.end(), choice);
+          if (state_.decision && state_.decision->mixed >= 0) {
+            // A move of a decision with alternatives: found by its alternative and its choice.
+            const Decision& d = *state_.decision;
+            const std::string name = j["move"].value("alternative", std::string());
+            it = legal_json_.end();
+            for (std::size_t i = 0; i < d.options.size() && it == legal_json_.end(); ++i) {
+              const auto& alt = machine_.ir().mixed_choices[static_cast<std::size_t>(d.mixed)].alternatives[static_cast<std::size_t>(d.alternatives[i])];
+              if (alt.name == name && choice_json(machine_, state_, d.options[i]) == choice) {
+                it = legal_json_.begin() + static_cast<std::ptrdiff_t>(i);
+              }
+            }
+            const nlohmann::json& element = j["move"]["choice"];
+            const std::string shown = element.is_string() ? element.get<std::string>() : choice;
+            choice = nlohmann::json(element.is_null() ? name : name + " " + shown)
+                         .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+          }
           if (it == legal_json_.end()) {
             problem = explain_illegal(choice);
           } else {

@@ -23,7 +23,7 @@ void Replayer::record_step(std::uint32_t line, PlayerId player, const Value& cho
   if (!options_.trace) return;
   const std::int32_t rule = ir_.code[static_cast<std::size_t>(instr)].rule;
   ReplayStep step{result_.steps, line, names_.who(player),
-                  names_.notation(state, choice),
+                  traced_alternative_ >= 0 ? move_notation(state, traced_alternative_, choice) : names_.notation(state, choice),
                   rule >= 0 ? ir_.labels[static_cast<std::size_t>(rule)] : std::string(),
                   machine_.where(ir_.instr_spans[static_cast<std::size_t>(instr)]), by_policy};
   // The cards of the choice, where they lie now, decide who saw what was chosen.
@@ -126,7 +126,7 @@ void Replayer::check_policy(const State& state, PlayerId player, std::int32_t ru
   if (!equal(logged, choice)) {
     stop(ReplayOutcome::kIllegal, grammar::Code::kIllegalChoice, event->line, "choice",
          fmt::format("step {}: the policy of {} chooses {} for {}, not {}", result_.steps + 1, rule_text(rule),
-                     names_.notation(state, choice), names_.who(player), names_.notation(state, logged)),
+                     traced_alternative_ >= 0 ? move_notation(state, traced_alternative_, choice) : names_.notation(state, choice), names_.who(player), names_.notation(state, logged)),
          {rule_note(state.pc, "the choice is made here, by the policy for automated seats")});
   }
   record_step(event->line.number, player, choice, state.pc, true, state);
@@ -151,6 +151,10 @@ void Replayer::check_move(State& state, const LogEvent& event) {
                      names_.who(player), rule_text(decision.rule), rule_text(rule)),
          {rule_note(decision.instr, "the choice is asked here"), legal_note(state)});
   }
+  if (decision.mixed >= 0) {
+    check_mixed_move(state, event, body, step, player);
+    return;
+  }
   const Value choice = choice_of(state, event.line, field(event, body, "choice", "what was chosen"), decision.options.front());
   const auto it = std::find_if(decision.options.begin(), decision.options.end(),
                                [&](const Value& o) { return equal(o, choice); });
@@ -166,7 +170,7 @@ void Replayer::check_move(State& state, const LogEvent& event) {
     notes.push_back(legal_note(state));
     stop(ReplayOutcome::kIllegal, grammar::Code::kIllegalChoice, event.line, "choice",
          fmt::format("step {}: {} may not choose {} in {}", step, names_.who(player),
-                     names_.notation(state, choice), rule_text(decision.rule)),
+                     traced_alternative_ >= 0 ? move_notation(state, traced_alternative_, choice) : names_.notation(state, choice), rule_text(decision.rule)),
          std::move(notes));
   }
   record_step(event.line.number, player, choice, decision.instr, false, state);

@@ -59,7 +59,10 @@ grammar::DiagnosticNote Replayer::rule_note(std::int32_t instr, const std::strin
 grammar::DiagnosticNote Replayer::legal_note(const State& state) const {
   const auto& options = machine_.legal_moves(state);
   std::vector<std::string> texts;
-  for (std::size_t i = 0; i < options.size() && i < kMaxListedMoves; ++i) texts.push_back(names_.notation(state, options[i]));
+  for (std::size_t i = 0; i < options.size() && i < kMaxListedMoves; ++i) {
+    texts.push_back(state.decision->mixed >= 0 ? move_notation(state, state.decision->alternatives[i], options[i])
+                                               : names_.notation(state, options[i]));
+  }
   std::string more = options.size() > kMaxListedMoves ? fmt::format(" and {} more", options.size() - kMaxListedMoves) : "";
   return grammar::DiagnosticNote{{}, fmt::format("legal here for {}: {}{}", names_.who(state.decision->player),
                                                  fmt::join(texts, ", "), more)};

@@ -103,6 +103,9 @@ class Replayer : public EventSink {
   // Runs the game move by move from the log until it ends, or the log says it was stopped.
   void play(State& state);
   void check_move(State& state, const LogEvent& event);
+  // A move of a decision with alternatives (replay_mixed.cpp).
+  void check_mixed_move(State& state, const LogEvent& event, LogValue body, std::int64_t step, PlayerId player);
+  [[nodiscard]] std::string move_notation(const State& state, std::int32_t alternative, const Value& choice) const;
   void check_end(const State& state);
   void finish_fault(const State& state);
   // At a cut line: stops the replay there, with `state`.
@@ -151,6 +154,7 @@ class Replayer : public EventSink {
 
   LogNames names_;
   std::optional<Pending> pending_;
+  std::int32_t traced_alternative_ = -1;  // the alternative of the move record_step traces, or -1
 };
 
 }  // namespace rulebook::interpreter::detail

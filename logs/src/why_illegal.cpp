@@ -53,6 +53,28 @@ class Explainer {
     return std::move(notes_);
   }
 
+  // The same for a move of alternative `alt` of a decision with alternatives: its element not
+  // in its domain, or its guard false (with the element bound).
+  std::vector<grammar::DiagnosticNote> run_alternative(std::int32_t alt, const Value& choice) {
+    const Decision& decision = *scratch_.decision;
+    if (decision.mixed < 0) return {};
+    const AlternativeInfo& info =
+        ir_.mixed_choices[static_cast<std::size_t>(decision.mixed)].alternatives[static_cast<std::size_t>(alt)];
+    if (info.domain >= 0) {
+      const std::optional<Value> domain = eval(info.domain);
+      if (!domain) return {};
+      const std::optional<bool> in = contains(*domain, choice);
+      if (!in) return {};
+      if (!*in) {
+        not_in(info.domain, choice, 0);
+        return std::move(notes_);
+      }
+      scratch_.locals[static_cast<std::size_t>(info.slot)] = choice;
+    }
+    if (info.guard >= 0) is_false(info.guard, 0);
+    return std::move(notes_);
+  }
+
  private:
   // ---- evaluation ----
 
@@ -307,6 +329,13 @@ std::vector<grammar::DiagnosticNote> why_illegal(const Machine& machine, const g
                                                  const LogNames& names, const State& state, const Value& choice) {
   if (!state.decision) return {};
   return Explainer(machine, sources, names, state).run(choice);
+}
+
+std::vector<grammar::DiagnosticNote> why_illegal_alternative(const Machine& machine, const grammar::SourceManager& sources,
+                                                             const LogNames& names, const State& state, std::int32_t alternative,
+                                                             const Value& choice) {
+  if (!state.decision) return {};
+  return Explainer(machine, sources, names, state).run_alternative(alternative, choice);
 }
 
 }  // namespace rulebook::interpreter::detail

@@ -19,4 +19,9 @@ namespace rulebook::interpreter::detail {
 std::vector<grammar::DiagnosticNote> why_illegal(const Machine& machine, const grammar::SourceManager& sources,
                                                  const LogNames& names, const State& state, const Value& choice);
 
+// The same for a move of alternative `alternative` of a decision with alternatives.
+std::vector<grammar::DiagnosticNote> why_illegal_alternative(const Machine& machine, const grammar::SourceManager& sources,
+                                                             const LogNames& names, const State& state, std::int32_t alternative,
+                                                             const Value& choice);
+
 }  // namespace rulebook::interpreter::detail

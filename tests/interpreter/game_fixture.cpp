@@ -83,7 +83,8 @@ std::string Game::zone_text(const std::string& name, int player) const {
 
 std::vector<std::string> Game::legal() const {
   std::vector<std::string> out;
-  for (const ri::Value& v : machine->legal_moves(state)) out.push_back(machine->value_text(state, v));
+  // As a move is written: the value, or `draw` / `play 7H` for a decision with alternatives.
+  for (std::size_t i = 0; i < machine->legal_moves(state).size(); ++i) out.push_back(machine->move_text(state, i));
   return out;
 }
 

@@ -64,7 +64,7 @@ std::vector<bool> cut_points(const ir::Ir& ir, std::int64_t max_paths) {
   cuts[0] = true;
   for (std::size_t pc = 0; pc < n; ++pc) {
     const ir::Instr& in = ir.code[pc];
-    if (in.code == ir::OpCode::kChoose) cuts[pc] = true;
+    if (in.code == ir::OpCode::kChoose || in.code == ir::OpCode::kChooseMixed) cuts[pc] = true;
     if (in.code == ir::OpCode::kJump && in.target <= static_cast<std::int32_t>(pc)) cuts[static_cast<std::size_t>(in.target)] = true;
     if (in.code == ir::OpCode::kRoundStart) cuts[pc] = true;
   }

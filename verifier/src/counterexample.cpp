@@ -24,7 +24,9 @@ class TableSink : public ri::LogWriter {
     TraceStep row;
     row.step = state.moves;
     row.player = fmt::format("seat {}", state.seat_of[static_cast<std::size_t>(player)]);
-    row.choice = machine_.value_text(state, choice) + (by_policy ? " (policy)" : "");
+    // A move of a decision with alternatives as it is written: `draw`, `play 7H`.
+    const ri::LastAlternative alt = by_policy ? ri::LastAlternative{} : state.last_alternative;
+    row.choice = machine_.move_text(state, alt.mixed, alt.alternative, choice) + (by_policy ? " (policy)" : "");
     if (rule >= 0) {
       const ir::Ir& ir = machine_.ir();
       row.rule = ir.labels[static_cast<std::size_t>(rule)];

@@ -44,7 +44,7 @@ void check_invariants(Context& ctx, std::vector<Finding>& out) {
       for (std::size_t p = 0; p < ctx.ir.code.size(); ++p) {
         const auto pc = static_cast<std::int32_t>(p);
         const ir::OpCode code = ctx.ir.code[p].code;
-        if (code != ir::OpCode::kChoose && code != ir::OpCode::kEndGame) continue;
+        if (code != ir::OpCode::kChoose && code != ir::OpCode::kChooseMixed && code != ir::OpCode::kEndGame) continue;
         std::size_t way = 0;
         for (Invariants::Reach& r : ctx.invariants.reach(pc)) {
           Step scratch;

@@ -155,6 +155,19 @@ class HiddenFlows {
         zones_only_ = false;
         return mark(local(in.a), among ? among : from);
       }
+      case ir::OpCode::kChooseMixed: {
+        // As kChoose, alternative by alternative; which alternative was taken is seen by all
+        // unless a guard reads what they cannot see.
+        for (const ir::AlternativeInfo& a : ir_.mixed_choices[static_cast<std::size_t>(in.b)].alternatives) {
+          value(a.guard);
+          if (a.slot < 0) continue;
+          zones_only_ = true;
+          const std::optional<grammar::SourceSpan> among = reads(a.domain);
+          zones_only_ = false;
+          changed = mark(local(a.slot), among ? among : from) || changed;
+        }
+        return mark(local(in.a), from) || changed;
+      }
       case ir::OpCode::kJumpIfFalse: {
         // Everything written between the test and where it jumps depends on the test.
         const auto cond = reads(in.a);

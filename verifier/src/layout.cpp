@@ -80,6 +80,11 @@ CardClasses card_classes(const ir::Ir& ir, const Setting& setting) {
     if (in.code == ir::OpCode::kChoose && in.d >= 0 && card_domain(ir, in.b)) {
       split_predicates(ir, setting, values, in.d, in.a, predicates);
     }
+    if (in.code == ir::OpCode::kChooseMixed) {
+      for (const ir::AlternativeInfo& a : ir.mixed_choices[static_cast<std::size_t>(in.b)].alternatives) {
+        if (a.domain >= 0 && a.guard >= 0 && card_domain(ir, a.domain)) split_predicates(ir, setting, values, a.guard, a.slot, predicates);
+      }
+    }
   }
   CardClasses classes;
   std::map<std::vector<bool>, std::int32_t> by_signature;

@@ -61,6 +61,15 @@ std::vector<std::set<ir::Slot>> live_locals(const ir::Ir& ir) {
         for (const ir::ExprId e : {in.b, in.c, in.d}) expression_locals(ir, e, reads);
         def[i] = {in.a};
         break;
+      case ir::OpCode::kChooseMixed:
+        expression_locals(ir, in.c, reads);
+        def[i] = {in.a};
+        for (const ir::AlternativeInfo& a : ir.mixed_choices[static_cast<std::size_t>(in.b)].alternatives) {
+          expression_locals(ir, a.domain, reads);
+          expression_locals(ir, a.guard, reads);
+          if (a.slot >= 0) def[i].insert(a.slot);
+        }
+        break;
       case ir::OpCode::kMove:
       case ir::OpCode::kSwapSeats: expression_locals(ir, in.a, reads); expression_locals(ir, in.b, reads); break;
       case ir::OpCode::kDeal: for (const ir::ExprId e : {in.a, in.b, in.c}) expression_locals(ir, e, reads); break;

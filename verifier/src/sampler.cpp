@@ -43,7 +43,10 @@ class SampleSink : public LoopWatch {
       auto& kept = out_.points[state.pc];
       if (kept.size() < kPointsPerCut) kept.push_back(point);
     }
-    if (ir.code[static_cast<std::size_t>(state.pc)].code == ir::OpCode::kChoose) check_invariants(state, false);
+    if (const ir::OpCode code = ir.code[static_cast<std::size_t>(state.pc)].code;
+        code == ir::OpCode::kChoose || code == ir::OpCode::kChooseMixed) {
+      check_invariants(state, false);
+    }
   }
   void ended(const ri::State& state) override {
     if (!state.fault) check_invariants(state, true);

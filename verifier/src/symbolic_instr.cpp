@@ -25,6 +25,23 @@ void Encoder::Run::run(std::int32_t pc) {
       to(yes(), pc + 1);
       break;
     }
+    case OpCode::kChooseMixed: {
+      // Not encoded precisely yet (an exact encoding failed the soundness oracle): any
+      // alternative, any element, every domain and guard evaluated for its own faults, and
+      // whether a move is legal left open. verify.cpp makes every property that a replayed
+      // game does not decide `unknown` when the rules hold such a decision.
+      (void)as_player(eval(in.c), ir_.span_of(in));
+      const ir::MixedChoice& table = ir_.mixed_choices[static_cast<std::size_t>(in.b)];
+      for (const ir::AlternativeInfo& a : table.alternatives) {
+        if (a.domain >= 0) (void)eval(a.domain);
+        if (a.slot >= 0) set_local(a.slot, unknown());
+        if (a.guard >= 0) (void)eval(a.guard);
+      }
+      oblige(ir::FaultKind::kNoLegalChoice, fresh_bool(), ir_.span_of(in), "a legal move");
+      set_local(in.a, make_int(fresh_in(0, static_cast<std::int64_t>(table.alternatives.size()) - 1)));
+      to(yes(), pc + 1);
+      break;
+    }
     case OpCode::kMove: {
       const Sym cards = eval(in.a);
       if (cards.shape != Sym::Shape::kCard && cards.shape != Sym::Shape::kCards && cards.shape != Sym::Shape::kZone) {

@@ -276,6 +276,22 @@ VerifyReport verify_setting(const ri::Machine& machine, const VerifyOptions& opt
       f.message = "not decided: the vacuity check failed (" + vacuous + "); " + f.message;
     }
   }
+  // A decision with alternatives is not encoded precisely yet (symbolic_instr.cpp: any move,
+  // legality left open): no proof may rest on it, so every property that a replayed game does
+  // not decide is unknown, with the place that stops it.
+  for (std::size_t pc = 0; pc < ir.code.size(); ++pc) {
+    if (ir.code[pc].code != ir::OpCode::kChooseMixed) continue;
+    const std::string why = fmt::format("the verifier cannot encode a decision with alternatives yet ('choose by' at {})",
+                                        machine.where(ir.instr_spans[pc]));
+    report.notes.push_back("not encoded: " + why + "; every property not decided by a replayed game is unknown");
+    for (Finding& f : report.findings) {
+      const bool by_game = f.counterexample.has_value() || f.method.starts_with("witness games");
+      if (by_game || f.status == Status::kUnknown) continue;
+      f.status = Status::kUnknown;
+      f.message = "not decided: " + why + "; " + f.message;
+    }
+    break;
+  }
   // Report in the order of the property list.
   std::stable_sort(report.findings.begin(), report.findings.end(), [](const Finding& a, const Finding& b) {
     auto rank = [](const std::string& name) {

@@ -135,6 +135,17 @@ struct IfBranch { Expr condition; Block body; };
 struct IfStmt { std::vector<IfBranch> branches; std::optional<Block> else_body; };
 struct SimultaneousStmt { Ident var; Expr domain; Block body; };
 struct ChooseStmt { Ident var; Expr domain; Expr chooser; std::optional<Expr> filter; };
+// One alternative of a decision with alternatives: `play c in hand(p) where G { ... }`.
+struct Alternative {
+  Ident name;
+  std::optional<Ident> var;     // the element's name, with `domain`
+  std::optional<Expr> domain;
+  std::optional<Expr> guard;
+  std::optional<Block> body;
+  SourceSpan span;
+};
+// `choose by p { ALTERNATIVE ... }`: one decision; every legal (alternative, element) is a move.
+struct MixedChooseStmt { Expr chooser; std::vector<Alternative> alternatives; };
 struct LetStmt { Ident name; Expr value; };
 struct MoveStmt {
   Expr cards;  // a card or a set of cards, each taken from wherever it lies
@@ -152,7 +163,7 @@ struct EndGameStmt { std::optional<Expr> winners; };
 
 struct Stmt {
   using Node = std::variant<RuleStmt, PhaseStmt, RepeatStmt, WhileStmt, ForEachStmt, IfStmt,
-                            SimultaneousStmt, ChooseStmt, LetStmt, MoveStmt, DealStmt,
+                            SimultaneousStmt, ChooseStmt, MixedChooseStmt, LetStmt, MoveStmt, DealStmt,
                             ShuffleStmt, FlipStmt, SetStmt, AddStmt, SwapSeatsStmt, EndGameStmt>;
   Node node;
   SourceSpan span;

@@ -114,6 +114,8 @@ struct View {
   std::optional<PlayerId> to_move;     // who must decide now
   std::int32_t rule = -1;              // the deciding rule's label id
   std::vector<Value> legal;            // the viewer's legal moves (empty unless it is to move)
+  std::int32_t mixed = -1;             // a decision with alternatives: Ir::mixed_choices index
+  std::vector<std::int32_t> legal_alternatives;  // then: the alternative of each legal move
   bool finished = false;
 };
 
@@ -152,6 +154,12 @@ class Machine {
 
   // Notation: `7H`, `10S`, `JK1`, `note3`; `seat 2` for players (by identity); enum names.
   [[nodiscard]] std::string value_text(const State& state, const Value& value) const;
+  // A move of the pending decision as it is written and typed: the choice's value_text, or for
+  // a decision with alternatives `draw` or `play 7H`.
+  [[nodiscard]] std::string move_text(const State& state, std::size_t index) const;
+  // The same for a move of decision `mixed` (or -1: plain), alternative `alternative`.
+  [[nodiscard]] std::string move_text(const State& state, std::int32_t mixed, std::int32_t alternative,
+                                      const Value& choice) const;
   [[nodiscard]] std::string card_name(const State& state, CardId card) const;
   [[nodiscard]] const std::string& zone_name(std::int32_t instance) const;
   // The card with this name, or -1.

@@ -28,6 +28,17 @@ struct Decision {
   std::int32_t instr = -1;  // the choose instruction
   std::vector<Value> options;
   bool secret = false;      // inside a simultaneous block: others do not learn the choice yet
+  // A decision with alternatives (kChooseMixed): its index in Ir::mixed_choices, and for each
+  // option the alternative it belongs to (an option without an element is `none`). Empty and
+  // -1 for a plain `choose`.
+  std::int32_t mixed = -1;
+  std::vector<std::int32_t> alternatives;
+};
+
+// The alternative of the last move applied (for sinks that write it down), or -1 and -1.
+struct LastAlternative {
+  std::int32_t mixed = -1;
+  std::int32_t alternative = -1;
 };
 
 // A rule fault: the rules asked for something impossible. The game stops; it is never skipped.
@@ -66,6 +77,7 @@ struct State {
   Rng rng;
 
   std::optional<Decision> decision;
+  LastAlternative last_alternative;
   std::vector<HeldWrite> held;
   bool holding = false;
 

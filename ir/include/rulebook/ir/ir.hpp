@@ -83,6 +83,8 @@ struct EnumInfo {
   X(Let, kNoFaults, "a: slot, b: value")                                                            \
   X(Choose, kMayNoLegalChoice | kMayIllegalPolicyChoice | kMayNonePlayer, \
     "a: slot, b: domain, c: chooser, d: filter, e: policy choice (or -1)")                         \
+  X(ChooseMixed, kMayNoLegalChoice | kMayNonePlayer,                                               \
+    "a: alternative slot (int), b: decision (Ir::mixed_choices), c: chooser")                      \
   X(Move, kMayNoneCard | kMayNonePlayer, "a: cards, b: target zone; flags: placement, face") \
   X(Deal, kMayTakeFromEmpty | kMayNonePlayer, "a: count, b: source, c: target; flags: face") \
   X(Shuffle, kMayShuffleOrder, "a: zone")                                             \
@@ -152,7 +154,7 @@ struct ExprNode {
 // at every test).
 constexpr bool is_effect(OpCode code) {
   switch (code) {
-    case OpCode::kChoose: case OpCode::kMove: case OpCode::kDeal: case OpCode::kShuffle: case OpCode::kFlip:
+    case OpCode::kChoose: case OpCode::kChooseMixed: case OpCode::kMove: case OpCode::kDeal: case OpCode::kShuffle: case OpCode::kFlip:
     case OpCode::kSet: case OpCode::kAdd: case OpCode::kSwapSeats: case OpCode::kEndGame:
       return true;
     default:
@@ -239,6 +241,20 @@ struct TerminationClaim {
   grammar::SourceSpan span;
 };
 
+// One alternative of a decision with alternatives (`choose by p { ... }`): every element of
+// `domain` that passes `guard` (bound at `slot`) is a move, or the alternative itself when it has
+// no element and its guard holds (or has none).
+struct AlternativeInfo {
+  std::string name;
+  Slot slot = -1;      // the element's slot, or -1
+  ExprId domain = -1;  // or -1: no element
+  ExprId guard = -1;   // or -1: always
+  grammar::SourceSpan span;
+};
+struct MixedChoice {
+  std::vector<AlternativeInfo> alternatives;  // in the order written: the order of the moves
+};
+
 struct Ir {
   std::string title;
   std::int64_t players_min = 0, players_max = 0;
@@ -271,6 +287,7 @@ struct Ir {
   std::vector<ScoreInfo> scores;
   std::vector<InvariantInfo> invariants;
   std::vector<TerminationClaim> terminations;
+  std::vector<MixedChoice> mixed_choices;  // by the b operand of kChooseMixed
   // Card kinds: standard52 and jokers are fixed; declared kinds have a count expression.
   bool standard52 = false;
   std::int64_t jokers = 0;
