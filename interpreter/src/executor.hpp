@@ -138,6 +138,7 @@ class Executor {
   void note_effect(std::int32_t label);
   // Returns true when the game now waits for a move.
   bool choose(const Instr& in);
+  bool draw(const Instr& in, const Value& domain);  // a random choice: returns true if halted
 
  private:
   // After an event: whether the sink stops the game (EventSink::verdict). Once it has, the

@@ -78,7 +78,7 @@ struct EnumInfo {
 #define RULEBOOK_OPCODES(X)                                                                         \
   X(Let, kNoFaults, "a: slot, b: value")                                                            \
   X(Choose, kMayNoLegalChoice | kMayIllegalPolicyChoice | kMayNonePlayer, \
-    "a: slot, b: domain, c: chooser, d: filter, e: policy choice (or -1)")                         \
+    "a: slot, b: domain, c: chooser (-1: drawn at random), d: filter, e: policy choice (or -1)")                         \
   X(Move, kMayNoneCard | kMayNonePlayer, "a: cards, b: target zone; flags: placement, face") \
   X(Deal, kMayTakeFromEmpty | kMayNonePlayer, "a: count, b: source, c: target; flags: face") \
   X(Shuffle, kMayShuffleOrder, "a: zone")                                             \
