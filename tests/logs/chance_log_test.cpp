@@ -85,7 +85,9 @@ TEST_CASE("chance logs: a log without the draw is an error at its line", "[chanc
   std::string log = l.log;
   log.erase(line_start, log.find('\n', line_start) + 1 - line_start);
   std::size_t line = 1;
-  for (std::size_t i = 0; i < line_start; ++i) line += log[i] == '\n' ? 1 : 0;
+  for (std::size_t i = 0; i < line_start; ++i) {
+    if (log[i] == '\n') ++line;
+  }
   write_text(l.folder + "/missing.jsonl", log);
   const auto r = run_rulebook(fmt::format("replay {} {}", quoted(l.rules), quoted(l.folder + "/missing.jsonl")));
   INFO(r.out << r.err);
