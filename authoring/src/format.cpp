@@ -256,7 +256,7 @@ class Formatter {
   }
   void stmt_node(const ast::ChooseStmt& n, const std::string& prefix) {
     std::string text = prefix + "choose " + n.var.text + " in " + exprs_.print(n.domain, kPrecAdd) +
-                       " by " + exprs_.print(n.chooser, kPrecAdd);
+                       (n.at_random ? std::string(" at random") : " by " + exprs_.print(n.chooser, kPrecAdd));
     if (n.filter) {
       expr_line(text + " where ", *n.filter);
     } else {

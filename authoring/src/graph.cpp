@@ -40,6 +40,7 @@ struct Item {
   std::string where;   // file:line
   std::string back;    // the back edge's label for a loop (a cluster, or a rule node), empty if it does not repeat
   bool chooses = false;
+  bool draws = false;  // a `choose ... at random`: the game's generator, not a player
   bool ends_game = false;
   std::vector<Item> items;
 };
@@ -91,6 +92,7 @@ class Builder {
     block(body, c.items, c);
     if (c.items.empty()) {
       owner.chooses |= c.chooses;
+      owner.draws |= c.draws;
       owner.ends_game |= c.ends_game;
       return;
     }
@@ -121,6 +123,7 @@ class Builder {
       c.detail = c.title;
       c.title = r.title;
       c.chooses |= r.chooses;
+      c.draws |= r.draws;
       c.ends_game |= r.ends_game;
       out.push_back(std::move(c));
     } else if (!inside.empty()) {
@@ -172,8 +175,8 @@ class Builder {
     labelled |= !f.paths.back().empty();
     if (labelled) out.push_back(std::move(f));
   }
-  void node(const ast::ChooseStmt& /*n*/, const ast::Stmt& /*s*/, std::vector<Item>& /*out*/, Item& owner) {
-    owner.chooses = true;
+  void node(const ast::ChooseStmt& n, const ast::Stmt& /*s*/, std::vector<Item>& /*out*/, Item& owner) {
+    (n.at_random ? owner.draws : owner.chooses) = true;
   }
   void node(const ast::MixedChooseStmt& n, const ast::Stmt& s, std::vector<Item>& out, Item& /*owner*/) {
     Item d;
@@ -284,9 +287,13 @@ class Writer {
     const std::string id = fmt::format("n{}", next_++);
     std::string label = title + "\n" + item.where;
     if (item.chooses) label += "\nchoice";
+    if (item.draws) label += "\nrandom choice";
     if (item.ends_game) label += "\ncan end the game";
-    out += fmt::format("{}{} [label={}{}{}];\n", indent, id, quote(label), shape,
-                       item.chooses ? ", style=filled, fillcolor=\"#fff4c2\"" : "");
+    // A random choice is its own kind of node: a hexagon, shaded apart from a player's choice.
+    const char* style = item.chooses ? ", style=filled, fillcolor=\"#fff4c2\""
+                        : item.draws ? ", shape=hexagon, style=filled, fillcolor=\"#dcecff\""
+                                     : "";
+    out += fmt::format("{}{} [label={}{}{}];\n", indent, id, quote(label), item.draws && !item.chooses ? "" : shape, style);
     if (item.ends_game) ends_.push_back(id);
     return id;
   }

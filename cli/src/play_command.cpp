@@ -61,6 +61,13 @@ class BothSinks : public ri::EventSink {
     a_.chose(s, p, rule, choice, by_policy);
     b_.chose(s, p, rule, choice, by_policy);
   }
+  bool draw_result(const ri::State& s, std::int32_t rule, const std::vector<ri::Value>& options, std::size_t& index) override {
+    return a_.draw_result(s, rule, options, index) || b_.draw_result(s, rule, options, index);
+  }
+  void drew(const ri::State& s, std::int32_t rule, const std::vector<ri::Value>& options, std::size_t index) override {
+    a_.drew(s, rule, options, index);
+    b_.drew(s, rule, options, index);
+  }
   void round_ended(const ri::State& s) override {
     a_.round_ended(s);
     b_.round_ended(s);

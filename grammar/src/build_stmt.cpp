@@ -51,7 +51,8 @@ ast::Stmt Builder::stmt(const Node& n) {
     return make_stmt(ast::SimultaneousStmt{ident(*c.at(0)), expr(*c.at(1)), block(*c.at(2))});
   }
   if (n.is_type<peg::choose_stmt>()) {
-    ast::ChooseStmt ch{ident(*c.at(0)), expr(*c.at(1)), expr(*c.at(2)), std::nullopt};
+    const bool at_random = c.at(2)->is_type<peg::at_random>();
+    ast::ChooseStmt ch{ident(*c.at(0)), expr(*c.at(1)), at_random ? ast::Expr{} : expr(*c.at(2)), std::nullopt, at_random};
     if (c.size() > 3) ch.filter = expr(*c[3]);
     return make_stmt(std::move(ch));
   }

@@ -95,6 +95,7 @@ class Checker {
   std::map<std::string, std::vector<Local>> choose_scopes_;  // label -> locals at the choice
   std::map<std::string, Type> choose_types_;           // label -> chosen element type
   std::map<std::string, SourceSpan> mixed_labels_;     // labels of decisions with alternatives
+  std::map<std::string, SourceSpan> random_choices_;   // label -> a `choose ... at random`
   std::map<std::string, SourceSpan> loop_labels_;      // labels of loop statements
   std::string pending_label_;                          // label of the statement being checked
   std::map<std::string, SourceSpan> ended_locals_;     // local names whose scope has ended

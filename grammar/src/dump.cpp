@@ -118,7 +118,8 @@ struct StmtDump {
     return fmt::format("(simultaneous {} {} {})", n.var.text, dump_expr(n.domain), block_dump(n.body));
   }
   std::string operator()(const ast::ChooseStmt& n) const {
-    return fmt::format("(choose {} {} by {}{})", n.var.text, dump_expr(n.domain), dump_expr(n.chooser),
+    return fmt::format("(choose {} {} {}{})", n.var.text, dump_expr(n.domain),
+                       n.at_random ? std::string("at random") : "by " + dump_expr(n.chooser),
                        n.filter ? " where " + dump_expr(*n.filter) : "");
   }
   std::string operator()(const ast::MixedChooseStmt& n) const {

@@ -67,7 +67,9 @@ RULEBOOK_ERROR(kw_for, "expected 'for each'");
 RULEBOOK_ERROR(for_in, "expected 'in' and the set to range over");
 RULEBOOK_ERROR(walk_direction, "expected 'clockwise from X' or 'counterclockwise from X': a walk around the table "
                                "needs a direction");
-RULEBOOK_ERROR(choose_by, "expected 'by' and the player who chooses");
+RULEBOOK_ERROR(choose_by, "expected 'by' and the player who chooses, or 'at random'");
+RULEBOOK_ERROR(random_word, "expected 'random' after 'at'");
+RULEBOOK_ERROR(no_chooser, "a random choice has no chooser: 'at random' and 'by' cannot be combined");
 RULEBOOK_ERROR(chooser, "expected the player who chooses after 'by'");
 RULEBOOK_ERROR(alternatives_open, "expected '{' and the alternatives of the decision");
 RULEBOOK_ERROR(alternative, "expected an alternative: a name, optionally 'x in SET', 'where CONDITION' and a block");

@@ -165,7 +165,7 @@ class ExpansionCheck {
   }
   void lower_stmt(const ast::ChooseStmt& n) {
     root(n.domain);
-    root(n.chooser);
+    if (!n.at_random) root(n.chooser);
     bound_.push_back(n.var.text);
     if (n.filter) root(*n.filter);
   }

@@ -52,7 +52,7 @@ RULEBOOK_KEYWORD(none);       RULEBOOK_KEYWORD(not);        RULEBOOK_KEYWORD(of)
 RULEBOOK_KEYWORD(option);     RULEBOOK_KEYWORD(or);         RULEBOOK_KEYWORD(override);
 RULEBOOK_KEYWORD(owner);      RULEBOOK_KEYWORD(per);        RULEBOOK_KEYWORD(phase);
 RULEBOOK_KEYWORD(pile);       RULEBOOK_KEYWORD(player);     RULEBOOK_KEYWORD(players);
-RULEBOOK_KEYWORD(policy);     RULEBOOK_KEYWORD(public);     RULEBOOK_KEYWORD(repeat);
+RULEBOOK_KEYWORD(policy);     RULEBOOK_KEYWORD(public);     RULEBOOK_KEYWORD(random);     RULEBOOK_KEYWORD(repeat);
 RULEBOOK_KEYWORD(round);      RULEBOOK_KEYWORD(rule);       RULEBOOK_KEYWORD(score);
 RULEBOOK_KEYWORD(seat);       RULEBOOK_KEYWORD(seats);      RULEBOOK_KEYWORD(set);
 RULEBOOK_KEYWORD(setup);      RULEBOOK_KEYWORD(shuffle);    RULEBOOK_KEYWORD(simultaneous);
@@ -85,7 +85,7 @@ struct reserved
           TAO_PEGTL_KEYWORD("or"), TAO_PEGTL_KEYWORD("override"), TAO_PEGTL_KEYWORD("owner"),
           TAO_PEGTL_KEYWORD("per"), TAO_PEGTL_KEYWORD("phase"), TAO_PEGTL_KEYWORD("pile"),
           TAO_PEGTL_KEYWORD("player"), TAO_PEGTL_KEYWORD("players"),
-          TAO_PEGTL_KEYWORD("policy"), TAO_PEGTL_KEYWORD("public"),
+          TAO_PEGTL_KEYWORD("policy"), TAO_PEGTL_KEYWORD("public"), TAO_PEGTL_KEYWORD("random"),
           TAO_PEGTL_KEYWORD("repeat"), TAO_PEGTL_KEYWORD("round"), TAO_PEGTL_KEYWORD("rule"),
           TAO_PEGTL_KEYWORD("score"), TAO_PEGTL_KEYWORD("seat"), TAO_PEGTL_KEYWORD("seats"),
           TAO_PEGTL_KEYWORD("set"), TAO_PEGTL_KEYWORD("setup"), TAO_PEGTL_KEYWORD("shuffle"),
@@ -306,8 +306,12 @@ struct else_block : seq<kw_else, must<block>> {};
 struct if_stmt : keeps_depth<seq<kw_if, must<expr>, must<block>, star<else_if>, opt<else_block>>> {};
 struct simultaneous_stmt : seq<kw_simultaneous, must<kw_for>, must<kw_each>, must<name>, must<for_in>, must<domain>, must<block>> {};
 struct chooser : seq<add_expr> {};
-struct choose_by : kw_by {};
-struct choose_stmt : seq<kw_choose, must<name>, must<for_in>, must<domain>, must<choose_by>, must<chooser>, opt<kw_where, must<filter>>> {};
+struct random_word : kw_random {};
+// `at random`: no player decides; the game's generator draws among the legal options.
+struct no_chooser : not_at<kw_by> {};  // `at random by p`: a random choice has no chooser
+struct at_random : seq<kw_at, must<random_word>, must<no_chooser>> {};
+struct choose_by : sor<seq<kw_by, must<chooser>>, at_random> {};
+struct choose_stmt : seq<kw_choose, must<name>, must<for_in>, must<domain>, must<choose_by>, opt<kw_where, must<filter>>> {};
 // A decision with alternatives: `choose by p { play c in hand(p) where G { ... }  pass }`.
 // Each alternative is a name, optionally an element `x in D`, a guard and a block; a name not
 // followed by `in` is an alternative without an element (the next line's name starts the next).

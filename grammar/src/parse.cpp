@@ -268,7 +268,7 @@ using selector = pegtl::parse_tree::selector<
         // statements
         peg::block, peg::face_up, peg::face_down, peg::at_top, peg::at_bottom, peg::rule_stmt,
         peg::phase_stmt, peg::repeat_stmt, peg::while_stmt, peg::until_stmt, peg::for_stmt,
-        peg::else_if, peg::else_block, peg::if_stmt, peg::simultaneous_stmt, peg::choose_stmt,
+        peg::else_if, peg::else_block, peg::if_stmt, peg::simultaneous_stmt, peg::choose_stmt, peg::at_random,
         peg::alt_name, peg::alt_var, peg::alt_guard, peg::alternative, peg::mixed_choose_stmt,
         peg::let_stmt, peg::move_stmt, peg::deal_stmt, peg::shuffle_stmt, peg::flip_stmt,
         peg::set_stmt, peg::add_stmt, peg::swap_stmt, peg::end_stmt,

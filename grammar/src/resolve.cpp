@@ -411,7 +411,13 @@ void Checker::check_policies() {
       auto scope = choose_scopes_.find(entry.rule.text);
       if (scope == choose_scopes_.end()) {
         auto label = program_.rule_labels.find(entry.rule.text);
-        if (label == program_.rule_labels.end()) {
+        const auto random = random_choices_.find(entry.rule.text);
+        if (random != random_choices_.end()) {
+          diagnostics_.error(Code::kBadPolicy, entry.rule.span,
+                             fmt::format("the policy names rule '{}', which is a random choice: no player decides it",
+                                         entry.rule.text))
+              .notes.push_back({random->second, "the choice is drawn 'at random' here"});
+        } else if (label == program_.rule_labels.end()) {
           diagnostics_.error(Code::kBadPolicy, entry.rule.span, fmt::format("the policy names rule '{}', which does not exist",
                                                           entry.rule.text));
         } else {

@@ -115,8 +115,10 @@ void Checker::stmt(const ast::Stmt& s, StmtContext context) {
           pop_scope();
         } else if constexpr (std::is_same_v<T, ast::ChooseStmt>) {
           const Type domain = expect_collection(node.domain, "'choose'");
-          expect(node.chooser, Type::player(), "the player who chooses");
-          if (!label.empty()) {
+          if (!node.at_random) expect(node.chooser, Type::player(), "the player who chooses");
+          if (!label.empty() && node.at_random) {
+            random_choices_[label] = s.span;  // no player decides it: no policy entry may name it
+          } else if (!label.empty()) {
             std::vector<Local> visible;
             for (const auto& scope : scopes_) visible.insert(visible.end(), scope.begin(), scope.end());
             choose_scopes_[label] = std::move(visible);

@@ -297,6 +297,7 @@ void Executor::step() {
 
 bool Executor::choose(const Instr& in) {
   const Value domain = eval(in.b);
+  if (in.c < 0) return draw(in, domain);
   const PlayerId chooser = player_arg(eval(in.c), ir_.span_of(in));
   const Kind kind = element_kind(domain);
   std::vector<Value> options;
@@ -371,4 +372,37 @@ bool Executor::choose_mixed(const Instr& in) {
   return true;
 }
 
+// `choose ... at random`: no decision. The options are listed as for a player's choice; the
+// generator draws one (a replayed log gives it instead), and the game goes on. The generator is
+// drawn from only here and at shuffles, so rules without random choices draw exactly as before.
+bool Executor::draw(const Instr& in, const Value& domain) {
+  const Kind kind = element_kind(domain);
+  std::vector<Value> options;
+  options.reserve(count_of(domain, ir_.span_of(in)));
+  each_of(domain, false, ir_.span_of(in), [&](std::int64_t x) {
+    Value v = element(kind, domain.enum_id, x);
+    if (in.d >= 0) {
+      s_.locals[static_cast<std::size_t>(in.a)] = v;
+      if (!eval(in.d).truthy()) return true;
+    }
+    options.push_back(std::move(v));
+    return true;
+  });
+  if (options.empty()) {
+    fault(FaultKind::kNoLegalChoice, ir_.span_of(in),
+          fmt::format("the random choice has no legal option{}",
+                      in.rule >= 0 ? fmt::format(" in rule '{}'", ir_.labels[static_cast<std::size_t>(in.rule)]) : ""));
+  }
+  std::size_t index = 0;
+  bool given = false;
+  if (sink_ != nullptr) {
+    given = sink_->draw_result(s_, in.rule, options, index);
+    if (halted()) return true;  // the log disagrees: stop here, as at an illegal move
+  }
+  if (!given) index = static_cast<std::size_t>(s_.rng.below(options.size()));
+  if (index >= options.size()) fault(FaultKind::kNoLegalChoice, ir_.span_of(in), "the drawn option is not a legal one");
+  s_.locals[static_cast<std::size_t>(in.a)] = options[index];
+  if (sink_ != nullptr) sink_->drew(s_, in.rule, options, index);
+  return halted();
+}
 }  // namespace rulebook::interpreter::detail

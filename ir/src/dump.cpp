@@ -206,6 +206,7 @@ class Dumper {
     for (std::size_t i = 0; i < 5; ++i) {
       if (values[i] >= 0) fields.push_back(fmt::format("{}={}", names[i], values[i]));
     }
+    if (in.code == OpCode::kChoose && in.c < 0) fields.push_back("at random");  // no chooser: drawn
     if (in.target >= 0) fields.push_back(fmt::format("-> {}", in.target));
     if (in.flags != 0) fields.push_back(fmt::format("flags={}", in.flags));
     return fmt::format("{}{}{}, rule {} @{}", op_info(in.code).name, fields.empty() ? "" : " ", fmt::join(fields, " "),

@@ -126,10 +126,11 @@ void Lowerer::lower_stmt(const ast::SimultaneousStmt& n, const grammar::SourceSp
 void Lowerer::lower_stmt(const ast::ChooseStmt& n, const grammar::SourceSpan& s) {
   auto choose = make(OpCode::kChoose, s);
   choose.b = expr(n.domain);
-  choose.c = expr(n.chooser);
+  // `at random`: no chooser (c = -1), no policy; the machine draws with the game's generator.
+  choose.c = n.at_random ? -1 : expr(n.chooser);
   // The policy entry for this rule is lowered where the choice stands, with `chooser`
   // and `legal` at their fixed slots.
-  if (current_rule_ >= 0) {
+  if (current_rule_ >= 0 && !n.at_random) {
     const auto p = policy_.find(ir_.labels[static_cast<std::size_t>(current_rule_)]);
     if (p != policy_.end()) {
       choose.e = expr(*p->second);

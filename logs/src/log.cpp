@@ -199,6 +199,20 @@ void LogWriter::chose(const State& state, PlayerId player, std::int32_t rule, co
   if (!by_policy) decision_end_ = text_.size();
 }
 
+// A random choice's result, like a shuffle's: the log replays without the generator.
+void LogWriter::drew(const State& state, std::int32_t rule, const std::vector<Value>& options, std::size_t index) {
+  if (!recording(state)) return;
+  text_ += "{\"draw\":{\"choice\":";
+  append_choice(text_, machine_, state, options[index]);
+  text_ += ",\"rule\":";
+  if (rule >= 0) {
+    append_string(text_, machine_.ir().labels[static_cast<std::size_t>(rule)]);
+  } else {
+    text_ += "null";
+  }
+  text_ += "}}\n";
+}
+
 void LogWriter::round_started(const State& state) {
   if (!recording(state)) return;
   text_ += "{\"round\":";

@@ -10,12 +10,13 @@ namespace rulebook::interpreter::detail {
 namespace {
 
 // The kinds of event line, by the key that marks them.
-constexpr std::array<std::pair<const char*, EventType>, 9> kEventKeys{{
+constexpr std::array<std::pair<const char*, EventType>, 10> kEventKeys{{
     {"round", EventType::kRound},
     {"shuffle", EventType::kShuffle},
     {"deal", EventType::kDeal},
     {"move", EventType::kMove},
     {"policy", EventType::kPolicy},
+    {"draw", EventType::kDraw},
     {"end", EventType::kEnd},
     {"fault", EventType::kFault},
     {"stopped", EventType::kStopped},

@@ -110,7 +110,7 @@ class LogValue {
 inline constexpr std::size_t kShownChars = 80;
 std::string shown(std::string_view text);
 
-enum class EventType { kHeader, kRound, kShuffle, kDeal, kMove, kPolicy, kEnd, kFault, kStopped, kCut };
+enum class EventType { kHeader, kRound, kShuffle, kDeal, kMove, kPolicy, kDraw, kEnd, kFault, kStopped, kCut };
 
 // What a line of this type is called in messages ("a deal line").
 const char* event_name(EventType type);

@@ -205,6 +205,15 @@ void Narrator::chose(const State& state, PlayerId player, std::int32_t rule, con
   }
 }
 
+// A random choice: everyone learns what was drawn (as far as the viewer may see a card).
+void Narrator::drew(const State& state, std::int32_t rule, const std::vector<Value>& options, std::size_t index) {
+  reveal(state);
+  for (Story& story : stories_) {
+    close(state, story);
+    join(story, "drawn at random:", choice_text(state, options[index], story.viewer) + rule_suffix(rule));
+  }
+}
+
 void Narrator::round_ended(const State& state) {
   reveal(state);
   const std::string scores = scores_text(machine_.ir(), machine_.scores(state), names_);

@@ -35,6 +35,10 @@ class RecordSink : public EventSink {
   void chose(const State& state, PlayerId player, std::int32_t rule, const Value& choice, bool by_policy) override {
     writer_.chose(state, player, rule, choice, by_policy);
   }
+  // A random choice is drawn by the run's generator (the table's draw is not asked for).
+  void drew(const State& state, std::int32_t rule, const std::vector<Value>& options, std::size_t index) override {
+    writer_.drew(state, rule, options, index);
+  }
   void round_started(const State& state) override { writer_.round_started(state); }
   void ended(const State& state) override { writer_.ended(state); }
   [[nodiscard]] bool observes_steps() const override { return true; }

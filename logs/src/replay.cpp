@@ -310,6 +310,8 @@ void Replayer::play(State& state) {
                                              waiting_text(state)));
       case EventType::kShuffle:
         bad_log(event->line, "", fmt::format("the rules do not shuffle here: they wait for {}", waiting_text(state)));
+      case EventType::kDraw:
+        bad_log(event->line, "", fmt::format("the rules draw nothing at random here: they wait for {}", waiting_text(state)));
       default:
         bad_log(event->line, "", fmt::format("no round starts here: the rules wait for {}", waiting_text(state)));
     }

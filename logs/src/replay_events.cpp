@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "replayer.hpp"
+#include "why_illegal.hpp"
 
 namespace rulebook::interpreter::detail {
 
@@ -28,6 +29,15 @@ void Replayer::round_started(const State& state) {
 
 void Replayer::chose(const State& state, PlayerId player, std::int32_t rule, const Value& choice, bool by_policy) {
   guarded([&] { check_policy(state, player, rule, choice, by_policy); });
+}
+
+bool Replayer::draw_result(const State& state, std::int32_t rule, const std::vector<Value>& options, std::size_t& index) {
+  bool given = false;
+  guarded([&] {
+    index = check_draw(state, rule, options);
+    given = true;
+  });
+  return given;
 }
 
 SinkVerdict Replayer::verdict() const {
@@ -96,6 +106,53 @@ bool Replayer::check_shuffle(const State& state, std::int32_t zone, std::vector<
   }
   reader_.advance();
   return true;
+}
+
+// A random choice takes its result from the next line, which must be a draw line of the same
+// rule whose choice is one of the legal options; an illegal one is explained as an illegal move.
+std::size_t Replayer::check_draw(const State& state, std::int32_t rule, const std::vector<Value>& options) {
+  const std::string where = machine_.where(ir_.instr_spans[static_cast<std::size_t>(state.pc)]);
+  const LogEvent* event = reader_.peek();
+  if (event == nullptr) throw LogEnded{fmt::format("the result of the random choice in {} ({})", rule_text(rule), where), state, "", "", {}};
+  if (event->type == EventType::kCut) cut(*event, state);
+  if (event->type != EventType::kDraw) {
+    bad_log(event->line, "", fmt::format("the rules draw at random in {} here ({}), but the log has a {} line: a log gives the "
+                                         "result of every random choice",
+                                         rule_text(rule), where, event_name(event->type)));
+  }
+  LogValue body = event->value().at("draw");
+  if (!body.is_object()) bad_log(event->line, "draw", "\"draw\" is an object: the choice and its rule");
+  const std::int32_t logged_rule = rule_of(event->line, body);
+  if (logged_rule != -2 && logged_rule != rule) {
+    stop(ReplayOutcome::kIllegal, grammar::Code::kWrongRule, event->line, "rule",
+         fmt::format("step {}: the rules draw at random in {} here, not in {}", result_.steps + 1, rule_text(rule),
+                     rule_text(logged_rule)),
+         {rule_note(state.pc, "the random choice is here")});
+  }
+  const Value drawn = choice_of(state, event->line, field(*event, body, "choice", "what was drawn"), options.front());
+  const auto it = std::find_if(options.begin(), options.end(), [&](const Value& o) { return equal(o, drawn); });
+  if (it == options.end()) {
+    std::vector<grammar::DiagnosticNote> notes{rule_note(state.pc, fmt::format("{} draws only among these options", rule_text(rule)))};
+    // Why, as for a player's move: the explainer reads the choice from a pending decision.
+    State scratch = state;
+    scratch.decision = Decision{-1, rule, state.pc, options, false};
+    std::vector<grammar::DiagnosticNote> why = why_illegal(machine_, sources_, names_, scratch, drawn);
+    if (why.empty() && drawn.kind == Kind::kCard) {
+      why.push_back(grammar::DiagnosticNote{{}, fmt::format("{} is in {}", machine_.card_name(state, static_cast<CardId>(drawn.scalar)),
+                                                            names_.zone_text(state.card_zone[static_cast<std::size_t>(drawn.scalar)]))});
+    }
+    for (grammar::DiagnosticNote& n : why) notes.push_back(std::move(n));
+    std::vector<std::string> texts;
+    for (std::size_t i = 0; i < options.size() && i < kMaxListedMoves; ++i) texts.push_back(names_.notation(state, options[i]));
+    const std::string more = options.size() > kMaxListedMoves ? fmt::format(" and {} more", options.size() - kMaxListedMoves) : "";
+    notes.push_back(grammar::DiagnosticNote{{}, fmt::format("legal draws here: {}{}", fmt::join(texts, ", "), more)});
+    stop(ReplayOutcome::kIllegal, grammar::Code::kIllegalChoice, event->line, "choice",
+         fmt::format("step {}: the random choice in {} may not draw {}", result_.steps + 1, rule_text(rule),
+                     names_.notation(state, drawn)),
+         std::move(notes));
+  }
+  reader_.advance();
+  return static_cast<std::size_t>(it - options.begin());
 }
 
 }  // namespace rulebook::interpreter::detail

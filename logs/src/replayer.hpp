@@ -62,6 +62,7 @@ class Replayer : public EventSink {
   bool shuffle_result(const State& state, std::int32_t zone, std::vector<CardId>& cards) override;
   void dealt(const State& state, std::int32_t from, std::int32_t to, const std::vector<CardId>& cards) override;
   void chose(const State& state, PlayerId player, std::int32_t rule, const Value& choice, bool by_policy) override;
+  bool draw_result(const State& state, std::int32_t rule, const std::vector<Value>& options, std::size_t& index) override;
   void round_started(const State& state) override;
   void round_ended(const State& state) override;
   void ended(const State& state) override;
@@ -98,6 +99,7 @@ class Replayer : public EventSink {
   void check_deal(const State& state, std::int32_t from, std::int32_t to, const std::vector<CardId>& cards);
   void check_round(const State& state);
   void check_policy(const State& state, PlayerId player, std::int32_t rule, const Value& choice, bool by_policy);
+  std::size_t check_draw(const State& state, std::int32_t rule, const std::vector<Value>& options);
 
   GameConfig read_header();
   // Runs the game move by move from the log until it ends, or the log says it was stopped.

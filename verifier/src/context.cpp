@@ -69,15 +69,21 @@ Counterexample Context::game_trace(const ri::GameResult& game, std::int64_t move
 
 ri::State Context::search_state(const SearchHit& hit) const {
   ri::State state = machine.start(config);
-  for (const std::size_t index : hit.moves) {
+  DrawScript draws;  // the search's draws, where the rules have random choices
+  for (std::size_t m = 0; m < hit.moves.size(); ++m) {
     if (state.finished) break;
-    machine.apply(state, index);
+    draws.reset(m < hit.draws.size() ? &hit.draws[m] : nullptr);
+    if (hit.draws.empty()) {
+      machine.apply(state, hit.moves[m]);
+    } else {
+      machine.apply(state, hit.moves[m], &draws);
+    }
   }
   return state;
 }
 
 Counterexample Context::search_trace(const SearchHit& hit, std::string violation) const {
-  return replay_game(machine, config, 0, hit.moves, layout, classes, std::move(violation));
+  return replay_game(machine, config, 0, hit.moves, layout, classes, std::move(violation), hit.draws);
 }
 
 }  // namespace rulebook::verifier

@@ -34,6 +34,18 @@ class TableSink : public ri::LogWriter {
     }
     pending_ = std::move(row);
   }
+  // The random choices of the next move draw `script` (nullptr: the generator's draws).
+  void script(const std::vector<std::size_t>* script) {
+    script_ = script;
+    next_draw_ = 0;
+  }
+  bool draw_result(const ri::State& /*state*/, std::int32_t /*rule*/, const std::vector<ri::Value>& options,
+                   std::size_t& index) override {
+    if (script_ == nullptr) return false;
+    const std::size_t k = next_draw_++;
+    index = k < script_->size() && (*script_)[k] < options.size() ? (*script_)[k] : 0;  // as the search's DrawScript
+    return true;
+  }
   void ended(const ri::State& state) override {
     LogWriter::ended(state);
     flush(state);
@@ -65,13 +77,17 @@ class TableSink : public ri::LogWriter {
   std::vector<TraceStep>& steps_;
   std::vector<std::int64_t> before_;
   std::optional<TraceStep> pending_;
+  const std::vector<std::size_t>* script_ = nullptr;
+  std::size_t next_draw_ = 0;
 };
+
+const std::vector<std::size_t> kNoDraws;
 
 }  // namespace
 
 Counterexample replay_game(const ri::Machine& machine, const ri::GameConfig& config, std::int64_t random_moves,
                            const std::vector<std::size_t>& then, const Layout& layout, const CardClasses& classes,
-                           std::string violation) {
+                           std::string violation, const std::vector<std::vector<std::size_t>>& then_draws) {
   Counterexample out;
   out.seed = config.seed;
   out.violation = std::move(violation);
@@ -83,10 +99,12 @@ Counterexample replay_game(const ri::Machine& machine, const ri::GameConfig& con
     const ri::View view = machine.view(state, state.decision->player, agent.detail());
     machine.apply(state, agent.choose(view), &sink);
   }
-  for (const std::size_t index : then) {
+  for (std::size_t m = 0; m < then.size(); ++m) {
     if (state.finished) break;
-    machine.apply(state, index, &sink);
+    sink.script(then_draws.empty() ? nullptr : m < then_draws.size() ? &then_draws[m] : &kNoDraws);
+    machine.apply(state, then[m], &sink);
   }
+  sink.script(nullptr);
   if (!state.finished) sink.stopped(state, state.moves);
   out.log = sink.text();
   return out;

@@ -14,9 +14,10 @@
 namespace rulebook::verifier {
 
 // Plays the game with `config.seed` by the random agent for `random_moves` decisions (all
-// of it when negative), then the decisions `then` (indexes into the legal moves).
+// of it when negative), then the decisions `then` (indexes into the legal moves); the random
+// choices after `then[m]` draw `then_draws[m]` when given (the search's draws), else the seed's.
 Counterexample replay_game(const ri::Machine& machine, const ri::GameConfig& config, std::int64_t random_moves,
                            const std::vector<std::size_t>& then, const Layout& layout, const CardClasses& classes,
-                           std::string violation);
+                           std::string violation, const std::vector<std::vector<std::size_t>>& then_draws = {});
 
 }  // namespace rulebook::verifier

@@ -45,6 +45,7 @@ void check_invariants(Context& ctx, std::vector<Finding>& out) {
         const auto pc = static_cast<std::int32_t>(p);
         const ir::OpCode code = ctx.ir.code[p].code;
         if (code != ir::OpCode::kChoose && code != ir::OpCode::kChooseMixed && code != ir::OpCode::kEndGame) continue;
+        if (code == ir::OpCode::kChoose && ctx.ir.code[p].c < 0) continue;  // a random choice is no decision
         std::size_t way = 0;
         for (Invariants::Reach& r : ctx.invariants.reach(pc)) {
           Step scratch;

@@ -304,6 +304,7 @@ void check_knowable_moves(const Context& ctx, std::vector<Finding>& out) {
     const auto pc = static_cast<std::int32_t>(i);
     const ir::Instr& in = ir.code[i];
     if (in.code != ir::OpCode::kChoose || !ctx.invariants.at(pc).reached()) continue;
+    if (in.c < 0) continue;  // drawn at random: no player decides, so no player needs to see the options
     ++choices;
     const std::string rule = in.rule >= 0 ? fmt::format("'{}'", ir.labels[static_cast<std::size_t>(in.rule)]) : "a choice";
     if (const auto test = flows.under(pc)) {

@@ -186,7 +186,7 @@ std::optional<Counterexample> search_lasso(const Context& ctx, const Loop& loop)
     }
     const std::vector<std::size_t> prefix(hit.moves.begin(), hit.moves.begin() + hit.index);
     const std::vector<std::size_t> cycle(hit.moves.begin() + hit.index, hit.moves.end());
-    const ri::State state = ctx.search_state(SearchHit{SearchHit::What::kLasso, -1, prefix});
+    const ri::State state = ctx.search_state(SearchHit{SearchHit::What::kLasso, -1, prefix, {}});
     if (state.finished || !state.decision) continue;
     const std::optional<std::vector<std::size_t>> path = exact_cycle(ctx, loop, state, cycle);
     if (!path) continue;

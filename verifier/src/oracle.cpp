@@ -176,6 +176,11 @@ class Oracle {
   // the block, for several options where the block starts with a decision.
   void check_from(std::int32_t pc, const ri::State& start, bool mutated) {
     check_expressions(pc, start, mutated);
+    const ir::Instr& at = ir_.code[static_cast<std::size_t>(pc)];
+    if (at.code == ir::OpCode::kChoose && at.c < 0) {
+      check_draws(pc, start, mutated);
+      return;
+    }
     CutSink sink(invariants_->cuts());
     ri::State s = start;
     s.decision = ri::Decision{};  // refresh() runs from pc: the instruction is run again
@@ -204,6 +209,30 @@ class Oracle {
       }
       check(pc, start, Outcome{t.fault ? Outcome::What::kFault : Outcome::What::kEnd, std::move(t), step}, mutated);
     }
+  }
+
+  // A random choice at the start: its first option, then some others, each drawn by force.
+  void check_draws(std::int32_t pc, const ri::State& start, bool mutated) {
+    CutSink sink(invariants_->cuts());
+    auto run = [&](std::size_t index) {
+      ri::State s = start;
+      s.decision = ri::Decision{};
+      sink.restart(1);
+      sink.force_draw(index);
+      const bool cut = machine_.refresh(s, &sink) == ri::SinkVerdict::kStop;
+      const std::string step = fmt::format("draw {}", index);
+      check(pc, start, Outcome{cut ? Outcome::What::kCut : s.fault ? Outcome::What::kFault : Outcome::What::kEnd, std::move(s), step},
+            mutated);
+    };
+    run(0);
+    const std::size_t n = sink.drawn_among();
+    std::vector<std::size_t> picks;
+    for (std::size_t i = 1; i < n; ++i) picks.push_back(i);
+    std::shuffle(picks.begin(), picks.end(), rng_);
+    if (picks.size() + 1 > static_cast<std::size_t>(options_.choices)) {
+      picks.resize(options_.choices > 1 ? static_cast<std::size_t>(options_.choices) - 1 : 0);
+    }
+    for (const std::size_t index : picks) run(index);
   }
 
   void check(std::int32_t pc, const ri::State& start, const Outcome& out, bool mutated) {

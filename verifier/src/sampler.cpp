@@ -43,10 +43,9 @@ class SampleSink : public LoopWatch {
       auto& kept = out_.points[state.pc];
       if (kept.size() < kPointsPerCut) kept.push_back(point);
     }
-    if (const ir::OpCode code = ir.code[static_cast<std::size_t>(state.pc)].code;
-        code == ir::OpCode::kChoose || code == ir::OpCode::kChooseMixed) {
-      check_invariants(state, false);
-    }
+    // At decisions: a random choice (no chooser) is none, as the search and Z3 count them.
+    const ir::Instr& in = ir.code[static_cast<std::size_t>(state.pc)];
+    if ((in.code == ir::OpCode::kChoose && in.c >= 0) || in.code == ir::OpCode::kChooseMixed) check_invariants(state, false);
   }
   void ended(const ri::State& state) override {
     if (!state.fault) check_invariants(state, true);

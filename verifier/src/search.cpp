@@ -176,7 +176,8 @@ struct Node {
 class Search {
  public:
   Search(const ri::Machine& machine, const ri::GameConfig& config, const SearchGoal& goal, SearchSymmetry symmetry)
-      : machine_(machine), goal_(goal), start_(machine.start(config)), encoder_(start_, goal, symmetry),
+      : machine_(machine), goal_(goal), has_draws_(has_random_choice(machine.ir())), start_(machine.start(config)),
+        encoder_(start_, goal, symmetry),
         invariant_found_(goal.invariants.size(), false), label_found_(goal.labels.size(), false),
         winner_found_(goal.winners.size(), false) {}
 
@@ -202,6 +203,12 @@ class Search {
       while (edge_start_.size() <= static_cast<std::size_t>(id)) edge_start_.push_back(edges_.size());
       const std::int32_t depth = nodes_[static_cast<std::size_t>(id)].depth;
       const std::size_t moves = machine_.legal_moves(state).size();
+      if (has_draws_) {
+        for (std::size_t move = 0; move < moves && !stopped; ++move) {
+          stopped = expand_draws(state, id, move, depth, max_states, max_depth, frontier);
+        }
+        continue;
+      }
       for (std::size_t move = 0; move < moves; ++move) {
         // The last successor takes the state itself instead of a copy.
         ri::State next = move + 1 == moves ? std::move(state) : state;
@@ -227,11 +234,51 @@ class Search {
     }
     result_.exhausted = frontier.empty() && !result_.cut && !stopped;
     result_.states = static_cast<std::int64_t>(nodes_.size());
-    if (goal_.lassos) find_lasso();
+    // With random choices an edge is a move and its draws; the cycle search follows moves
+    // only, so it is left out there (no lasso is claimed).
+    if (goal_.lassos && !has_draws_) find_lasso();
     return std::move(result_);
   }
 
  private:
+  // One move of a game with random choices (`choose ... at random`): every combination of
+  // the options its draws can take is a successor (an odometer over the draws, the last one
+  // turning fastest), at most kMaxDrawRuns of them. Returns true when the search stops.
+  bool expand_draws(const ri::State& state, std::int32_t id, std::size_t move, std::int32_t depth, std::int64_t max_states,
+                    std::int64_t max_depth, std::deque<std::pair<std::int32_t, ri::State>>& frontier) {
+    std::vector<std::size_t> script;
+    for (std::size_t runs = 0;; ++runs) {
+      if (runs == kMaxDrawRuns) {
+        result_.cut = true;  // not every draw was tried: no exhaustion
+        return false;
+      }
+      ri::State next = state;
+      draws_.reset(&script);
+      machine_.apply(next, move, &draws_);
+      const std::vector<std::size_t> taken = draws_.taken;
+      const std::vector<std::size_t> among = draws_.among;
+      encoder_.encode(next, words_);
+      const Key key = key_of(words_);
+      if (const auto it = seen_.find(key); it != seen_.end()) {
+        if (goal_.lassos) edges_.push_back(it->second);
+      } else {
+        if (static_cast<std::int64_t>(nodes_.size()) >= max_states) {
+          result_.cut = true;
+          return true;
+        }
+        if (!taken.empty()) node_draws_[static_cast<std::int32_t>(nodes_.size())] = taken;
+        const std::int32_t added = add(std::move(next), id, move, depth + 1, max_depth, frontier, key);
+        if (goal_.lassos) edges_.push_back(added);
+        if (all_found()) return true;
+      }
+      std::size_t i = taken.size();
+      while (i > 0 && taken[i - 1] + 1 >= among[i - 1]) --i;
+      if (i == 0) return false;
+      script.assign(taken.begin(), taken.begin() + static_cast<std::ptrdiff_t>(i - 1));
+      script.push_back(taken[i - 1] + 1);
+    }
+  }
+
   // Records a new state, reports what it shows, and queues it if it waits for a move
   // within the depth.
   std::int32_t add(ri::State&& state, std::int32_t parent, std::size_t move, std::int32_t depth,
@@ -294,7 +341,15 @@ class Search {
   }
 
   void hit(SearchHit::What what, std::int32_t index, std::int32_t id) {
-    result_.hits.push_back(SearchHit{what, index, path(id)});
+    SearchHit h{what, index, path(id), {}};
+    if (has_draws_) {
+      for (std::int32_t at = id; nodes_[static_cast<std::size_t>(at)].parent >= 0; at = nodes_[static_cast<std::size_t>(at)].parent) {
+        const auto found = node_draws_.find(at);
+        h.draws.push_back(found != node_draws_.end() ? found->second : std::vector<std::size_t>{});
+      }
+      std::reverse(h.draws.begin(), h.draws.end());
+    }
+    result_.hits.push_back(std::move(h));
   }
 
   // Searching on finds nothing more when every item has a hit and no open-ended kind
@@ -390,7 +445,7 @@ class Search {
     const auto cycle_start = static_cast<std::int32_t>(moves.size());
     const std::vector<std::size_t> cycle = shortest_cycle(best_entry, component);
     moves.insert(moves.end(), cycle.begin(), cycle.end());
-    result_.hits.push_back(SearchHit{SearchHit::What::kLasso, cycle_start, std::move(moves)});
+    result_.hits.push_back(SearchHit{SearchHit::What::kLasso, cycle_start, std::move(moves), {}});
   }
 
   // Breadth-first inside the entry's component, back to the entry: the moves of the cycle.
@@ -417,8 +472,14 @@ class Search {
     return {};  // unreachable: the component has a cycle through every node
   }
 
+  // Successors of one move tried at most, over the combinations of its draws.
+  static constexpr std::size_t kMaxDrawRuns = 4096;
+
   const ri::Machine& machine_;
   const SearchGoal& goal_;
+  bool has_draws_ = false;  // the rules have a `choose ... at random`
+  DrawScript draws_;
+  std::unordered_map<std::int32_t, std::vector<std::size_t>> node_draws_;  // by node: what its move drew
   ri::State start_;
   Encoder encoder_;
   std::vector<std::uint64_t> words_;  // scratch

@@ -4,7 +4,9 @@
 // random agent picks once in a million games) is found with the shortest sequence of moves.
 // The search sees one seed: shuffles come from the generator inside ri::State, so a copied
 // state continues with the same cards, and exhausting the search covers every sequence of
-// decisions, not every shuffle.
+// decisions, not every shuffle. Random choices (`choose ... at random`) after a decision are
+// tried with every option, each combination a successor; those of the setup, before the
+// first decision, come from the seed.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +17,38 @@
 #include "rulebook/interpreter/machine.hpp"
 
 namespace rulebook::verifier {
+
+// Whether the rules have a random choice (a `Choose` with no chooser).
+inline bool has_random_choice(const ir::Ir& ir) {
+  for (const ir::Instr& in : ir.code) {
+    if (in.code == ir::OpCode::kChoose && in.c < 0) return true;
+  }
+  return false;
+}
+
+// The random choices of a move drawn as listed (the search tries every option of each, and a
+// counterexample replays them); draws past the list take option 0. Records what each draw took
+// and among how many options.
+class DrawScript : public ri::EventSink {
+ public:
+  void reset(const std::vector<std::size_t>* script) {
+    script_ = script;
+    taken.clear();
+    among.clear();
+  }
+  bool draw_result(const ri::State& /*state*/, std::int32_t /*rule*/, const std::vector<ri::Value>& options,
+                   std::size_t& index) override {
+    const std::size_t k = taken.size();
+    index = script_ != nullptr && k < script_->size() && (*script_)[k] < options.size() ? (*script_)[k] : 0;
+    taken.push_back(index);
+    among.push_back(options.size());
+    return true;
+  }
+  std::vector<std::size_t> taken, among;
+
+ private:
+  const std::vector<std::size_t>* script_ = nullptr;
+};
 
 // What to look for; any combination.
 struct SearchGoal {
@@ -33,6 +67,9 @@ struct SearchHit {
   // `moves` where the cycle starts (moves from there on lead back to the same state).
   std::int32_t index = -1;
   std::vector<std::size_t> moves;  // indexes into the legal moves, from the start
+  // Per move, the options its random choices (`choose ... at random`) drew, in order; empty
+  // when the rules have none (then every draw comes from the seed's generator).
+  std::vector<std::vector<std::size_t>> draws;
 };
 
 struct SearchResult {

@@ -80,7 +80,9 @@ Termination::Termination(const Context& ctx)
 
 bool Termination::decides(std::int32_t pc) const {
   const ir::Instr& in = ctx_.ir.code[static_cast<std::size_t>(pc)];
-  return (in.code == ir::OpCode::kChoose && in.e < 0) || in.code == ir::OpCode::kChooseMixed;
+  // A random choice (no chooser) is no decision: the interpreter's count of instructions
+  // without one goes on through it.
+  return (in.code == ir::OpCode::kChoose && in.e < 0 && in.c >= 0) || in.code == ir::OpCode::kChooseMixed;
 }
 
 bool Termination::few_rounds(const Loop& loop, const Measure& measure) const {

@@ -31,9 +31,23 @@ class CutSink : public interpreter::EventSink {
   [[nodiscard]] interpreter::SinkVerdict verdict() const override {
     return reached_ ? interpreter::SinkVerdict::kStop : interpreter::SinkVerdict::kContinue;
   }
+  // The next random choice draws option `index` (the oracle tries several options of one
+  // draw); how many options the last draw had.
+  void force_draw(std::size_t index) { forced_ = index; }
+  [[nodiscard]] std::size_t drawn_among() const { return drawn_among_; }
+  bool draw_result(const interpreter::State& /*state*/, std::int32_t /*rule*/, const std::vector<interpreter::Value>& options,
+                   std::size_t& index) override {
+    drawn_among_ = options.size();
+    if (forced_ >= options.size()) return false;
+    index = forced_;
+    forced_ = SIZE_MAX;
+    return true;
+  }
 
  private:
   const std::vector<bool>& cuts_;
+  std::size_t forced_ = SIZE_MAX;
+  std::size_t drawn_among_ = 0;
   std::int32_t skip_ = 0;
   bool reached_ = false;
 };

@@ -271,7 +271,7 @@ z3::expr Encoder::Run::size_of(const Sym& v) {
 
 ChoiceReads Encoder::Run::choice_reads(std::int32_t pc) {
   const ir::Instr& in = ir_.code[static_cast<std::size_t>(pc)];
-  ChoiceReads out{as_int(eval(in.c)), {}};
+  ChoiceReads out{in.c >= 0 ? as_int(eval(in.c)) : num(-1), {}};
   reads_ = &out.zones;
   (void)eval(in.b);
   if (in.d >= 0) {

@@ -13,7 +13,8 @@ void Encoder::Run::run(std::int32_t pc) {
     case OpCode::kLet: set_local(in.a, eval(in.b)); to(yes(), pc + 1); break;
     case OpCode::kChoose: {
       const Sym domain = eval(in.b);
-      const z3::expr chooser = as_player(eval(in.c), ir_.span_of(in));
+      // A random choice (no chooser) is the same nondeterminism: any legal option may be drawn.
+      const z3::expr chooser = in.c >= 0 ? as_player(eval(in.c), ir_.span_of(in)) : num(-1);
       z3::expr nonempty = yes();
       Sym legal;
       const Sym chosen = choose_from(domain, in.a, in.d, nonempty, &legal);

@@ -134,7 +134,9 @@ struct ForEachStmt { Ident var; Expr domain; std::optional<Order> order; Block b
 struct IfBranch { Expr condition; Block body; };
 struct IfStmt { std::vector<IfBranch> branches; std::optional<Block> else_body; };
 struct SimultaneousStmt { Ident var; Expr domain; Block body; };
-struct ChooseStmt { Ident var; Expr domain; Expr chooser; std::optional<Expr> filter; };
+// `at random`: no player decides, the game's generator draws; `chooser` is then unset (an
+// empty Expr) and must not be read.
+struct ChooseStmt { Ident var; Expr domain; Expr chooser; std::optional<Expr> filter; bool at_random = false; };
 // One alternative of a decision with alternatives: `play c in hand(p) where G { ... }`.
 struct Alternative {
   Ident name;

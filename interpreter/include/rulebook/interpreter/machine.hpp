@@ -65,6 +65,16 @@ class EventSink {
                      const std::vector<CardId>& /*cards*/) {}
   virtual void chose(const State& /*state*/, PlayerId /*player*/, std::int32_t /*rule*/,
                      const Value& /*choice*/, bool /*by_policy*/) {}
+  // Called before a random choice (`choose ... at random`) among `options` (never empty): a
+  // sink that knows the result (a replayed log) sets `index` and returns true; false leaves it
+  // to the generator. A sink that cannot give it (the log disagrees) halts.
+  virtual bool draw_result(const State& /*state*/, std::int32_t /*rule*/, const std::vector<Value>& /*options*/,
+                           std::size_t& /*index*/) {
+    return false;
+  }
+  // A random choice drew `options[index]`, now bound to the choice's name.
+  virtual void drew(const State& /*state*/, std::int32_t /*rule*/, const std::vector<Value>& /*options*/,
+                    std::size_t /*index*/) {}
   // A card a `move` took from zone instance `from`; it now lies where `state` says, with its
   // new facing (`was_face_up`: the facing it had). Deals are `dealt`. For views that tell a
   // player what happened: who could see the card depends on both zones and both facings.

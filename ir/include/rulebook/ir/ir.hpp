@@ -82,7 +82,7 @@ struct EnumInfo {
 #define RULEBOOK_OPCODES(X)                                                                         \
   X(Let, kNoFaults, "a: slot, b: value")                                                            \
   X(Choose, kMayNoLegalChoice | kMayIllegalPolicyChoice | kMayNonePlayer, \
-    "a: slot, b: domain, c: chooser, d: filter, e: policy choice (or -1)")                         \
+    "a: slot, b: domain, c: chooser (-1: drawn at random), d: filter, e: policy choice (or -1)")                         \
   X(ChooseMixed, kMayNoLegalChoice | kMayNonePlayer,                                               \
     "a: alternative slot (int), b: decision (Ir::mixed_choices), c: chooser")                      \
   X(Move, kMayNoneCard | kMayNonePlayer, "a: cards, b: target zone; flags: placement, face") \

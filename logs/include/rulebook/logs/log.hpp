@@ -26,6 +26,7 @@ class LogWriter : public EventSink {
   void shuffled(const State& state, std::int32_t zone_instance) override;
   void dealt(const State& state, std::int32_t from, std::int32_t to, const std::vector<CardId>& cards) override;
   void chose(const State& state, PlayerId player, std::int32_t rule, const Value& choice, bool by_policy) override;
+  void drew(const State& state, std::int32_t rule, const std::vector<Value>& options, std::size_t index) override;
   void round_started(const State& state) override;
   void ended(const State& state) override;
   void stopped(const State& state, std::int64_t max_moves) override;

@@ -28,6 +28,7 @@ class Narrator : public EventSink {
   void moved(const State& state, CardId card, std::int32_t from, bool was_face_up) override;
   void flipped(const State& state, CardId card, bool was_face_up) override;
   void chose(const State& state, PlayerId player, std::int32_t rule, const Value& choice, bool by_policy) override;
+  void drew(const State& state, std::int32_t rule, const std::vector<Value>& options, std::size_t index) override;
   void round_ended(const State& state) override;
   void round_started(const State& state) override;
   void ended(const State& state) override;
