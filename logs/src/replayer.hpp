@@ -103,6 +103,7 @@ class Replayer : public EventSink {
   // Runs the game move by move from the log until it ends, or the log says it was stopped.
   void play(State& state);
   void check_move(State& state, const LogEvent& event);
+  void check_payoffs(const LogLine& line, LogValue payoffs, const State& state);
   void check_end(const State& state);
   void finish_fault(const State& state);
   // At a cut line: stops the replay there, with `state`.
