@@ -342,7 +342,7 @@ struct players_max : integer_tok {};
 struct players_default_count : integer_tok {};
 // `default N`: the count a command uses without --players. `default` is a word only here,
 // so it stays free as a name.
-struct players_default : seq<TAO_PEGTL_KEYWORD("default"), must<players_default_count>> {};
+struct players_default : seq<token<TAO_PEGTL_KEYWORD("default")>, must<players_default_count>> {};
 struct players_decl : seq<kw_players, must<players_min>, opt<dotdot, must<players_max>>, opt<players_default>> {};
 struct seats_count : integer_tok {};
 struct seats_decl : seq<kw_seats, must<seats_count>> {};
