@@ -307,7 +307,9 @@ class Formatter {
 
   void decl(const ast::PlayersDecl& n, const SourceSpan& span) {
     begin_node(span);
-    line(n.min == n.max ? fmt::format("players {}", n.min) : fmt::format("players {}..{}", n.min, n.max));
+    std::string text = n.min == n.max ? fmt::format("players {}", n.min) : fmt::format("players {}..{}", n.min, n.max);
+    if (n.default_count) text += fmt::format(" default {}", *n.default_count);
+    line(text);
     mark_end(span);
   }
   void decl(const ast::SeatsDecl& n, const SourceSpan& span) {
@@ -410,6 +412,24 @@ class Formatter {
     flush_comments(span.end);
     expr_line("score " + n.name.text + "(" + n.param.text + ") = ", n.value, "", true);
     mark_end(span);
+  }
+  void decl(const ast::PayoffDecl& n, const SourceSpan& span) {
+    begin_node(span);
+    flush_comments(span.end);
+    line("payoff " + n.name.text + "(" + n.param.text + "): " + payoff_text(n.value));
+    mark_end(span);
+  }
+  // On one line. A conditional numerator of `N over D` keeps its parentheses: without them
+  // `over D` would go into its else branch.
+  std::string payoff_text(const ast::PayoffValue& v) {
+    if (v.condition) {
+      return "if " + exprs_.print(*v.condition) + " then " + payoff_text(v.branches.at(0)) + " else " +
+             payoff_text(v.branches.at(1));
+    }
+    std::string num = exprs_.print(*v.numerator);
+    if (!v.denominator) return num;
+    if (std::holds_alternative<ast::Conditional>(v.numerator->node)) num = "(" + num + ")";
+    return num + " over " + exprs_.print(*v.denominator);
   }
   void decl(const ast::SetupDecl& n, const SourceSpan& span) {
     begin_node(span);

@@ -33,7 +33,7 @@ std::optional<interpreter::Machine> load_machine(const std::string& path, int& e
 
 void add_game_options(CLI::App& cmd, GameOptions& options) {
   cmd.add_option("file", options.file, "Rule file (a game or a variant)")->required();
-  cmd.add_option("--players", options.players, "Number of human players (default: the most the rules allow)")
+  cmd.add_option("--players", options.players, "Number of human players (default: the ruleset's `default N`, else the most it allows)")
       ->transform(whole_number(1, 64));
   cmd.add_option("--option", options.option_specs, "Set a ruleset option, e.g. --option ogling=true")
       ->type_name("NAME=VALUE");

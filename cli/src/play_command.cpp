@@ -221,6 +221,11 @@ int run_play(const PlayOptions& options) {
     for (std::size_t i = 0; i < scores.size(); ++i) {
       fmt::print("  {}: {}\n", machine->ir().scores[i].name, fmt::join(scores[i], ", "));
     }
+    for (std::size_t i = 0; i < state.payoffs.size(); ++i) {
+      std::vector<std::string> values;
+      for (const ri::Rational& r : state.payoffs[i]) values.push_back(ri::to_string(r));
+      fmt::print("  payoff {}: {}\n", machine->ir().payoffs[i].name, fmt::join(values, ", "));
+    }
   }
   if (!options.log.empty()) {
     const std::string error = write_file_atomically(options.log, log.text());

@@ -202,7 +202,7 @@ void add_record_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<RecordOptions>();
   CLI::App* cmd = app.add_subcommand("record", "Record a game played at a table: asks only what the table decided or turned up");
   cmd->add_option("file", options->file, "Rule file (a game or a variant)")->required();
-  cmd->add_option("--players", options->players, "Number of human players (default: the most the rules allow)")
+  cmd->add_option("--players", options->players, "Number of human players (default: the ruleset's `default N`, else the most it allows)")
       ->transform(whole_number(1, 64));
   cmd->add_option("--names", options->names, "Seat names, in seat order (Ann,Bob or Ann Bob)")->delimiter(',');
   cmd->add_option("--option", options->option_specs, "Set a ruleset option, e.g. --option ogling=true")->type_name("NAME=VALUE");

@@ -145,6 +145,7 @@ int run_simulate(const SimulateOptions& options) {
   stats.shard = shard.first;
   stats.shards = shard.second;
   stats.labels = ir.labels;
+  for (const auto& payoff : ir.payoffs) stats.payoff_names.push_back(payoff.name);
   for (const grammar::SourceSpan& span : ir.label_spans) stats.label_places.push_back(machine->where(span));
   stats.reached.assign(ir.labels.size(), 0);
   stats.fired.assign(ir.labels.size(), 0);

@@ -93,6 +93,7 @@ class Builder {
   void listed_twice(const SourceSpan& here, std::string_view item, const SourceSpan& first);
   ast::DefDecl def(const Node& n);
   ast::Decl decl(const Node& n);
+  ast::PayoffValue payoff_value(const Node& n);
 
   const SourceFile& file_;
   FileId id_;

@@ -31,13 +31,38 @@ ast::DefDecl Builder::def(const Node& n) {
   return d;
 }
 
+// A payoff's value: `payoff_cond` (condition, then, else) or `payoff_ratio` (N [over D]).
+ast::PayoffValue Builder::payoff_value(const Node& n) {
+  ast::PayoffValue v;
+  v.span = span(n);
+  const auto& c = n.children;
+  if (n.is_type<peg::payoff_cond>()) {
+    v.condition = expr(*c.at(0));
+    v.branches.push_back(payoff_value(*c.at(1)));
+    v.branches.push_back(payoff_value(*c.at(2)));
+    return v;
+  }
+  v.numerator = expr(*c.at(0));
+  if (c.size() > 2) v.denominator = expr(*c.at(2));  // c[1] is `over`
+  return v;
+}
+
 ast::Decl Builder::decl(const Node& n) {
   const SourceSpan s = span(n);
   auto make_decl = [&](ast::Decl::Node node) { return ast::Decl{std::move(node), s}; };
   const auto& c = n.children;
   if (n.is_type<peg::players_decl>()) {
     const std::int64_t lo = integer(*c.at(0));
-    return make_decl(ast::PlayersDecl{lo, c.size() > 1 ? integer(*c[1]) : lo});
+    ast::PlayersDecl players{lo, lo, std::nullopt, {}};
+    for (std::size_t i = 1; i < c.size(); ++i) {
+      if (c[i]->is_type<peg::players_default>()) {
+        players.default_count = integer(*c[i]->children.at(0));
+        players.default_span = span(*c[i]);
+      } else {
+        players.max = integer(*c[i]);
+      }
+    }
+    return make_decl(std::move(players));
   }
   if (n.is_type<peg::seats_decl>()) return make_decl(ast::SeatsDecl{integer(*c.at(0))});
   if (n.is_type<peg::cards_decl>()) {
@@ -109,6 +134,9 @@ ast::Decl Builder::decl(const Node& n) {
   if (n.is_type<peg::def_decl>()) return make_decl(def(n));
   if (n.is_type<peg::score_decl>()) {
     return make_decl(ast::ScoreDecl{ident(*c.at(0)), ident(*c.at(1)->children.at(0)), expr(*c.at(2))});
+  }
+  if (n.is_type<peg::payoff_decl>()) {
+    return make_decl(ast::PayoffDecl{ident(*c.at(0)), ident(*c.at(1)->children.at(0)), payoff_value(*c.at(2))});
   }
   if (n.is_type<peg::setup_decl>()) return make_decl(ast::SetupDecl{block(*c.at(0))});
   if (n.is_type<peg::round_decl>()) return make_decl(ast::RoundDecl{block(*c.at(0))});

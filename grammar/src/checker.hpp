@@ -53,6 +53,7 @@ class Checker {
   Type expr(const ast::Expr& e);  // types `e` and records its facts in program_
   Type expr_type(const ast::Expr& e);
   Type expect(const ast::Expr& e, const Type& expected, const char* what);
+  void payoff_value(const ast::PayoffValue& v);
   Type expect_collection(const ast::Expr& e, const char* what);
   void block(const ast::Block& b, StmtContext context);
   void stmt(const ast::Stmt& s, StmtContext context);

@@ -62,7 +62,8 @@ constexpr std::array kCodes{
              "declaration has no place of its own."},
     CodeInfo{Code::kEmptyRange, "E0205", "empty range or list",
              "A range such as 'players 4..2' or an option range '5..1' holds no value, or a card\n"
-             "list is empty. Write the lower bound first; a player range starts at 1 or more."},
+             "list is empty. Write the lower bound first; a player range starts at 1 or more. A default\n"
+             "player count lies inside the range: 'players 2..10 default 4'."},
     CodeInfo{Code::kOverLimit, "E0206", "over a supported limit",
              "The engine supports at most 64 players and 64 seats, and at most 8 jokers. Seats\n"
              "must be at least as many as the most players the ruleset allows."},

@@ -174,7 +174,18 @@ std::string def_dump(const ast::DefDecl& n) {
 }
 
 struct DeclDump {
-  std::string operator()(const ast::PlayersDecl& n) const { return fmt::format("(players {} {})", n.min, n.max); }
+  std::string operator()(const ast::PlayersDecl& n) const {
+    if (n.default_count) return fmt::format("(players {} {} default {})", n.min, n.max, *n.default_count);
+    return fmt::format("(players {} {})", n.min, n.max);
+  }
+  std::string payoff(const ast::PayoffValue& v) const {
+    if (v.condition) return fmt::format("(if {} {} {})", dump_expr(*v.condition), payoff(v.branches.at(0)), payoff(v.branches.at(1)));
+    if (v.denominator) return fmt::format("(over {} {})", dump_expr(*v.numerator), dump_expr(*v.denominator));
+    return dump_expr(*v.numerator);
+  }
+  std::string operator()(const ast::PayoffDecl& n) const {
+    return fmt::format("(payoff {} {} {})", n.name.text, n.param.text, payoff(n.value));
+  }
   std::string operator()(const ast::SeatsDecl& n) const { return fmt::format("(seats {})", n.count); }
   std::string operator()(const ast::CardsDecl& n) const {
     std::string out = "(cards";

@@ -87,9 +87,12 @@ RULEBOOK_ERROR(swap_and, "expected 'and' between the two players");
 RULEBOOK_ERROR(end_game, "expected 'game' after 'end'");
 
 // declarations
-RULEBOOK_ERROR(declaration, "expected a declaration (players, seats, cards, enum, zone, var, option, def, score, setup, round, policy, invariant, terminates or override)");
+RULEBOOK_ERROR(declaration, "expected a declaration (players, seats, cards, enum, zone, var, option, def, score, payoff, setup, round, policy, invariant, terminates or override)");
 RULEBOOK_ERROR(players_min, "expected the smallest number of players");
 RULEBOOK_ERROR(players_max, "expected the largest number of players");
+RULEBOOK_ERROR(players_default_count, "expected the default number of players after 'default'");
+RULEBOOK_ERROR(payoff_colon, "expected ':' and the payoff's value");
+RULEBOOK_ERROR(payoff_value, "expected the payoff's value: an int expression, 'N over D', or 'if C then VALUE else VALUE'");
 RULEBOOK_ERROR(seats_count, "expected the number of seats");
 RULEBOOK_ERROR(jokers_count, "expected the number of jokers");
 RULEBOOK_ERROR(kind_colon, "expected ':' and the number of cards of this kind");

@@ -107,6 +107,9 @@ class ExpansionCheck {
         bound_ = {"chooser", "legal"};
         root(e.choice);
       }
+    } else if (const auto* pay = std::get_if<ast::PayoffDecl>(&decl.node)) {
+      bound_.push_back(pay->param.text);
+      ast::for_each_payoff_expr(pay->value, [&](const ast::Expr& e) { root(e); });
     } else if (const auto* i = std::get_if<ast::InvariantDecl>(&decl.node)) {
       root(i->condition);
     } else if (const auto* t = std::get_if<ast::TerminatesDecl>(&decl.node)) {

@@ -49,8 +49,9 @@ RULEBOOK_KEYWORD(if);         RULEBOOK_KEYWORD(in);         RULEBOOK_KEYWORD(int
 RULEBOOK_KEYWORD(invariant);  RULEBOOK_KEYWORD(jokers);     RULEBOOK_KEYWORD(let);
 RULEBOOK_KEYWORD(max);        RULEBOOK_KEYWORD(min);        RULEBOOK_KEYWORD(move);
 RULEBOOK_KEYWORD(none);       RULEBOOK_KEYWORD(not);        RULEBOOK_KEYWORD(of);
-RULEBOOK_KEYWORD(option);     RULEBOOK_KEYWORD(or);         RULEBOOK_KEYWORD(override);
-RULEBOOK_KEYWORD(owner);      RULEBOOK_KEYWORD(per);        RULEBOOK_KEYWORD(phase);
+RULEBOOK_KEYWORD(option);     RULEBOOK_KEYWORD(or);         RULEBOOK_KEYWORD(over);
+RULEBOOK_KEYWORD(override);
+RULEBOOK_KEYWORD(owner);      RULEBOOK_KEYWORD(payoff);     RULEBOOK_KEYWORD(per);        RULEBOOK_KEYWORD(phase);
 RULEBOOK_KEYWORD(pile);       RULEBOOK_KEYWORD(player);     RULEBOOK_KEYWORD(players);
 RULEBOOK_KEYWORD(policy);     RULEBOOK_KEYWORD(public);     RULEBOOK_KEYWORD(random);     RULEBOOK_KEYWORD(repeat);
 RULEBOOK_KEYWORD(round);      RULEBOOK_KEYWORD(rule);       RULEBOOK_KEYWORD(score);
@@ -82,8 +83,8 @@ struct reserved
           TAO_PEGTL_KEYWORD("jokers"), TAO_PEGTL_KEYWORD("let"), TAO_PEGTL_KEYWORD("max"),
           TAO_PEGTL_KEYWORD("min"), TAO_PEGTL_KEYWORD("move"), TAO_PEGTL_KEYWORD("none"),
           TAO_PEGTL_KEYWORD("not"), TAO_PEGTL_KEYWORD("of"), TAO_PEGTL_KEYWORD("option"),
-          TAO_PEGTL_KEYWORD("or"), TAO_PEGTL_KEYWORD("override"), TAO_PEGTL_KEYWORD("owner"),
-          TAO_PEGTL_KEYWORD("per"), TAO_PEGTL_KEYWORD("phase"), TAO_PEGTL_KEYWORD("pile"),
+          TAO_PEGTL_KEYWORD("or"), TAO_PEGTL_KEYWORD("over"), TAO_PEGTL_KEYWORD("override"),
+          TAO_PEGTL_KEYWORD("owner"), TAO_PEGTL_KEYWORD("payoff"), TAO_PEGTL_KEYWORD("per"), TAO_PEGTL_KEYWORD("phase"), TAO_PEGTL_KEYWORD("pile"),
           TAO_PEGTL_KEYWORD("player"), TAO_PEGTL_KEYWORD("players"),
           TAO_PEGTL_KEYWORD("policy"), TAO_PEGTL_KEYWORD("public"), TAO_PEGTL_KEYWORD("random"),
           TAO_PEGTL_KEYWORD("repeat"), TAO_PEGTL_KEYWORD("round"), TAO_PEGTL_KEYWORD("rule"),
@@ -365,7 +366,11 @@ struct block : nested<seq<lbrace, star<not_at<rbrace>, not_at<eof>, recover_stmt
 
 struct players_min : integer_tok {};
 struct players_max : integer_tok {};
-struct players_decl : seq<kw_players, must<players_min>, opt<dotdot, must<players_max>>> {};
+struct players_default_count : integer_tok {};
+// `default N`: the count a command uses without --players. `default` is a word only here,
+// so it stays free as a name.
+struct players_default : seq<token<TAO_PEGTL_KEYWORD("default")>, must<players_default_count>> {};
+struct players_decl : seq<kw_players, must<players_min>, opt<dotdot, must<players_max>>, opt<players_default>> {};
 struct seats_count : integer_tok {};
 struct seats_decl : seq<kw_seats, must<seats_count>> {};
 struct jokers_count : integer_tok {};
@@ -398,6 +403,16 @@ struct params : seq<lparen, opt<param, star<comma, must<param>>>, must<param_clo
 struct result_type : seq<colon, must<type>> {};
 struct def_decl : seq<kw_def, must<name>, opt<params>, opt<result_type>, must<init_equals>, must<expr>> {};
 struct score_decl : seq<kw_score, must<name>, must<player_param>, must<init_equals>, must<expr>> {};
+// `payoff NAME(p): VALUE`: an exact rational per player at the game's end. VALUE is an int
+// expression, `N over D` (`over` binds loosest and exists only here), or a conditional whose
+// branches are payoff values, so `over` may sit at the top or in a branch.
+struct payoff_value;
+struct payoff_over : kw_over {};
+struct payoff_ratio : seq<expr, opt<payoff_over, must<expr>>> {};
+struct payoff_cond : nested<seq<kw_if, must<expr>, must<cond_then>, must<payoff_value>, must<cond_else>, must<payoff_value>>> {};
+struct payoff_value : sor<payoff_cond, payoff_ratio> {};
+struct payoff_colon : colon {};
+struct payoff_decl : seq<kw_payoff, must<name>, must<player_param>, must<payoff_colon>, must<payoff_value>> {};
 struct setup_decl : seq<kw_setup, must<block>> {};
 struct round_decl : seq<kw_round, must<block>> {};
 struct policy_colon : colon {};
@@ -417,7 +432,7 @@ struct override_decl : seq<kw_override, must<override_what>> {};
 
 struct decl
     : sor<players_decl, seats_decl, cards_decl, enum_decl, zone_decl, var_decl, option_decl,
-          def_decl, score_decl, setup_decl, round_decl, policy_decl, invariant_decl,
+          def_decl, score_decl, payoff_decl, setup_decl, round_decl, policy_decl, invariant_decl,
           terminates_decl, override_decl> {};
 struct declaration : seq<decl> {};                   // a declaration where one is required
 

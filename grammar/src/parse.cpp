@@ -82,7 +82,7 @@ std::string describe_token(std::string_view token) {
 
 const std::string_view kTopLevelWords[] = {
     "players", "seats", "cards", "enum", "zone", "var", "option", "def", "score",
-    "setup", "round", "policy", "invariant", "terminates", "override"};
+    "payoff", "setup", "round", "policy", "invariant", "terminates", "override"};
 const std::string_view kStatementWords[] = {
     "rule", "phase", "repeat", "while", "until", "for", "if", "simultaneous", "choose",
     "let", "move", "deal", "shuffle", "flip", "set", "add", "swap", "end"};
@@ -273,10 +273,11 @@ using selector = pegtl::parse_tree::selector<
         peg::let_stmt, peg::move_stmt, peg::deal_stmt, peg::shuffle_stmt, peg::flip_stmt,
         peg::set_stmt, peg::add_stmt, peg::swap_stmt, peg::end_stmt,
         // declarations
-        peg::players_decl, peg::seats_decl, peg::standard52_item, peg::jokers_item,
+        peg::players_default, peg::players_decl, peg::seats_decl, peg::standard52_item, peg::jokers_item,
         peg::kind_item, peg::cards_decl, peg::enum_decl, peg::player_param, peg::zone_decl,
         peg::per_round, peg::var_decl, peg::option_range, peg::option_doc, peg::option_decl,
         peg::param, peg::params, peg::result_type, peg::def_decl, peg::score_decl,
+        peg::payoff_over, peg::payoff_ratio, peg::payoff_cond, peg::payoff_decl,
         peg::setup_decl, peg::round_decl, peg::policy_entry, peg::policy_decl,
         peg::invariant_decl, peg::terminates_game, peg::terminates_round, peg::terminates_decl,
         peg::override_option, peg::override_decl, peg::title, peg::base_path,

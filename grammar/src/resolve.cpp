@@ -91,12 +91,20 @@ void Checker::declare_builtins() {
                                                true, 0, 0, true, {}});
 }
 
+// A payoff's conditions are bools, its numerators and denominators ints.
+void Checker::payoff_value(const ast::PayoffValue& v) {
+  if (v.condition) expect(*v.condition, Type::boolean(), "payoff condition");
+  for (const ast::PayoffValue& b : v.branches) payoff_value(b);
+  if (v.numerator) expect(*v.numerator, Type::integer(), "payoff");
+  if (v.denominator) expect(*v.denominator, Type::integer(), "payoff denominator");
+}
+
 void Checker::declare_globals() {
   const ast::RulesFile& file = program_.file;
   const ast::PlayersDecl* players = nullptr;
   SourceSpan players_span;
   std::optional<SourceSpan> seats_span, cards_span, setup_span, round_span, policy_span;
-  std::map<std::string, SourceSpan> invariants;
+  std::map<std::string, SourceSpan> invariants, payoffs;
 
   auto once = [&](std::optional<SourceSpan>& seen, const SourceSpan& here, const char* what) {
     if (seen) {
@@ -126,6 +134,16 @@ void Checker::declare_globals() {
       }
       program_.players_min = p->min;
       program_.players_max = p->max;
+      program_.players_default = p->max;
+      if (p->default_count) {
+        if (*p->default_count < p->min || *p->default_count > p->max) {
+          diagnostics_.error(Code::kEmptyRange, p->default_span,
+                             fmt::format("the default of {} players is outside the range {}..{}", *p->default_count,
+                                         p->min, p->max));
+        } else {
+          program_.players_default = *p->default_count;
+        }
+      }
     } else if (const auto* s = as<ast::SeatsDecl>(decl)) {
       if (!once(seats_span, decl.span, "'seats' declaration")) continue;
       program_.seats = s->count;
@@ -183,6 +201,13 @@ void Checker::declare_globals() {
       once(round_span, decl.span, "'round' block");
     } else if (as<ast::PolicyDecl>(decl) != nullptr) {
       once(policy_span, decl.span, "'policy' (it applies to every automated seat)");
+    } else if (const auto* pay = as<ast::PayoffDecl>(decl)) {
+      // Payoffs have names of their own (they are not values an expression can read).
+      auto [it, inserted] = payoffs.try_emplace(pay->name.text, pay->name.span);
+      if (!inserted) {
+        diagnostics_.error(Code::kAlreadyDefined, pay->name.span, fmt::format("payoff '{}' is already defined", pay->name.text))
+            .notes.push_back({it->second, "the first one is here"});
+      }
     } else if (const auto* inv = as<ast::InvariantDecl>(decl)) {
       auto [it, inserted] = invariants.try_emplace(inv->name.text, inv->name.span);
       if (!inserted) {
@@ -365,6 +390,11 @@ void Checker::check_declarations() {
       push_scope();
       bind(sc->param, Type::player());
       expect(sc->value, Type::integer(), "score");
+      pop_scope();
+    } else if (const auto* pay = as<ast::PayoffDecl>(decl)) {
+      push_scope();
+      bind(pay->param, Type::player());
+      payoff_value(pay->value);
       pop_scope();
     } else if (const auto* setup = as<ast::SetupDecl>(decl)) {
       block(setup->body, StmtContext{});

@@ -227,6 +227,8 @@ void Executor::step() {
         const Value w = eval(in.a);
         for (const std::int64_t p : w.items) s_.winners.push_back(static_cast<PlayerId>(p));
       }
+      // A payoff that faults stops the game with that fault (never a payoff of 0).
+      if (!ir_.payoffs.empty()) s_.payoffs = eval_payoffs();
       s_.finished = true;
       return;
     case OpCode::kJump:

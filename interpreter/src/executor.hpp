@@ -160,6 +160,10 @@ class Executor {
   }
   // The rule fault of rules that loop with no decision, naming the loop.
   [[noreturn]] void endless_loop(std::int64_t steps) const;
+  // payoffs.cpp: every payoff for every player, exactly; a zero denominator or a value
+  // that does not fit faults where it is written.
+  std::vector<std::vector<Rational>> eval_payoffs();
+  Rational eval_payoff(const ir::PayoffInfo& payoff, std::int32_t node, std::int64_t player);
 
   const Ir& ir_;
   State& s_;

@@ -67,7 +67,7 @@ Machine::Machine(std::shared_ptr<const Ir> ir) : ir_(std::move(ir)), exec_(std::
 State Machine::start(const GameConfig& config, EventSink* sink) const {
   const Ir& ir = *ir_;
   State s;
-  s.num_players = static_cast<std::int32_t>(config.players == 0 ? ir.players_max : config.players);
+  s.num_players = static_cast<std::int32_t>(config.players == 0 ? ir.players_default : config.players);
   if (s.num_players < ir.players_min || s.num_players > ir.players_max) {
     throw ConfigError(fmt::format("'{}' is for {} to {} players, not {}", ir.title, ir.players_min,
                                   ir.players_max, s.num_players));

@@ -45,6 +45,7 @@ GameResult play_random_game(const Machine& machine, const GameConfig& config, st
   result.reached = state.reached;
   result.fired = state.fired;
   if (!state.fault) result.scores = machine.scores(state);
+  if (!state.fault) result.payoffs = state.payoffs;
   return result;
 }
 

@@ -104,6 +104,17 @@ class Dumper {
     }
     section("scores", ir_.scores.size());
     for (const ScoreInfo& s : ir_.scores) out_ += fmt::format("  {}(l{}) = d{}\n", s.name, s.param, s.value);
+    if (!ir_.payoffs.empty()) {  // only then: the dumps of rules without payoffs stay as they were
+      section("payoffs", ir_.payoffs.size());
+      for (const PayoffInfo& p : ir_.payoffs) {
+        out_ += fmt::format("  {}(l{}):", p.name, p.param);
+        for (const PayoffNode& n : p.nodes) {
+          out_ += n.condition >= 0 ? fmt::format(" [if {} then #{} else #{}]", expr_ref(n.condition), n.then_node, n.else_node)
+                                   : fmt::format(" [{} over {}]", expr_ref(n.numerator), n.denominator >= 0 ? expr_ref(n.denominator) : "1");
+        }
+        out_ += "\n";
+      }
+    }
     section("invariants", ir_.invariants.size());
     for (const InvariantInfo& inv : ir_.invariants) out_ += fmt::format("  {}: {} @{}\n", inv.name, expr_ref(inv.condition), place(inv.span));
     section("termination claims", ir_.terminations.size());

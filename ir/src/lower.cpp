@@ -15,6 +15,7 @@ void Lowerer::run() {
   ir_.title = program_.file.title;
   ir_.players_min = program_.players_min;
   ir_.players_max = program_.players_max;
+  ir_.players_default = program_.players_default;
   ir_.seats = program_.seats;
   ir_.fixed_seats = program_.seats_declared;
   for (const grammar::EnumInfo& e : program_.enums) ir_.enums.push_back(EnumInfo{e.name, e.values, e.builtin});
@@ -74,6 +75,23 @@ void Lowerer::declare() {
   }
 }
 
+// Appends the node for `v` (and its children after it) to `info`; returns its index.
+std::int32_t Lowerer::payoff_node(const ast::PayoffValue& v, PayoffInfo& info) {
+  const auto at = static_cast<std::int32_t>(info.nodes.size());
+  info.nodes.emplace_back();
+  PayoffNode n;
+  if (v.condition) {
+    n.condition = expr(*v.condition);
+    n.then_node = payoff_node(v.branches.at(0), info);
+    n.else_node = payoff_node(v.branches.at(1), info);
+  } else {
+    n.numerator = expr(*v.numerator);
+    if (v.denominator) n.denominator = expr(*v.denominator);
+  }
+  info.nodes[static_cast<std::size_t>(at)] = n;
+  return at;
+}
+
 void Lowerer::lower_bodies() {
   for (const ZoneInfo& z : ir_.zones) {
     const std::int32_t width = z.per_player ? static_cast<std::int32_t>(ir_.seats) : 1;
@@ -109,6 +127,10 @@ void Lowerer::lower_bodies() {
       info.params.push_back(bind(s->param));
       info.body = expr(s->value);
       ir_.scores.push_back(ScoreInfo{s->name.text, info.params[0], id});
+    } else if (const auto* pay = std::get_if<ast::PayoffDecl>(&decl.node)) {
+      PayoffInfo info{pay->name.text, bind(pay->param), {}, decl.span};
+      payoff_node(pay->value, info);
+      ir_.payoffs.push_back(std::move(info));
     }
   }
   for (const ast::Decl& decl : program_.file.decls) {

@@ -31,6 +31,7 @@ class Lowerer {
   void declare();
   void lower_bodies();
   void lower_claims();
+  std::int32_t payoff_node(const ast::PayoffValue& v, PayoffInfo& info);
   Value constant_value(const ast::Expr& e);
   std::int32_t enum_id(const std::string& name) const;
   TypeId type_id(const grammar::Type& type);

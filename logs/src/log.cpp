@@ -237,6 +237,16 @@ void LogWriter::ended(const State& state) {
     const auto values = machine_.scores(state);
     for (std::size_t i = 0; i < values.size(); ++i) scores[machine_.ir().scores[i].name] = values[i];
     j["end"] = {{"winners", state.winners}, {"rounds", state.rounds}, {"moves", state.moves}, {"scores", scores}};
+    // Exactly, as "3/2": only for rules that declare payoffs, so other logs are as before.
+    if (!machine_.ir().payoffs.empty()) {
+      nlohmann::json payoffs = nlohmann::json::object();
+      for (std::size_t i = 0; i < state.payoffs.size() && i < machine_.ir().payoffs.size(); ++i) {
+        std::vector<std::string> row;
+        for (const interpreter::Rational& r : state.payoffs[i]) row.push_back(interpreter::to_string(r));
+        payoffs[machine_.ir().payoffs[i].name] = row;
+      }
+      j["end"]["payoffs"] = payoffs;
+    }
     if (cut_) j["end"]["unrecorded"] = unrecorded_;
   }
   line(state, j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));

@@ -257,6 +257,7 @@ void Replayer::check_end(const State& state) {
         }
       });
     }
+    if (end.contains("payoffs")) check_payoffs(event->line, end.at("payoffs"), state);
     for (const char* key : {"rounds", "moves"}) {
       if (!end.contains(key)) continue;
       const std::int64_t actual = std::string_view(key) == "rounds" ? state.rounds : state.moves;
@@ -268,6 +269,31 @@ void Replayer::check_end(const State& state) {
     reader_.advance();
   }
   result_.ended = true;
+}
+
+// "payoffs": {"NAME": ["3/2", ...]}: each as the rules give it, exactly (`6/4` is 3/2).
+void Replayer::check_payoffs(const LogLine& line, LogValue payoffs, const State& state) {
+  if (!payoffs.is_object()) bad_log(line, "payoffs", "\"payoffs\" is an object: payoff name to one fraction per seat");
+  payoffs.each_member([&](std::string_view name, LogValue logged) {
+    const auto it = std::find_if(ir_.payoffs.begin(), ir_.payoffs.end(), [&](const auto& p) { return p.name == name; });
+    if (it == ir_.payoffs.end()) bad_log(line, "payoffs", fmt::format("no payoff '{}' in these rules", detail::shown(name)));
+    const auto index = static_cast<std::size_t>(it - ir_.payoffs.begin());
+    if (!logged.is_array()) bad_log(line, "payoffs", fmt::format("payoff '{}' is a list of fractions such as \"3/2\", one a seat", detail::shown(name)));
+    std::vector<interpreter::Rational> values;
+    logged.each([&](LogValue v) {
+      const auto r = v.is_string() ? interpreter::parse_rational(v.string()) : std::nullopt;
+      if (!r) bad_log(line, "payoffs", fmt::format("{} in payoff '{}' is not a fraction such as \"3/2\"", v.shown(), detail::shown(name)));
+      values.push_back(*r);
+    });
+    const std::vector<interpreter::Rational> none;
+    const auto& actual = index < state.payoffs.size() ? state.payoffs[index] : none;
+    if (values != actual) {
+      std::vector<std::string> shown;
+      for (const auto& r : actual) shown.push_back(interpreter::to_string(r));
+      stop(ReplayOutcome::kIllegal, grammar::Code::kWrongResult, line, "payoffs",
+           fmt::format("the log gives payoff {} as {}; by the rules it is [{}]", name, logged.shown(), fmt::join(shown, ", ")), {});
+    }
+  });
 }
 
 LogEnded Replayer::ended_at(const State& state) const {

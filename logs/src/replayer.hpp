@@ -108,6 +108,7 @@ class Replayer : public EventSink {
   // A move of a decision with alternatives (replay_mixed.cpp).
   void check_mixed_move(State& state, const LogEvent& event, LogValue body, std::int64_t step, PlayerId player);
   [[nodiscard]] std::string move_notation(const State& state, std::int32_t alternative, const Value& choice) const;
+  void check_payoffs(const LogLine& line, LogValue payoffs, const State& state);
   void check_end(const State& state);
   void finish_fault(const State& state);
   // At a cut line: stops the replay there, with `state`.

@@ -23,7 +23,9 @@ SimulationStats merge_stats(std::vector<SimulationStats> shards, const std::vect
   };
   const SimulationStats& head = shards[order.front()];
   const auto differs = [&](const SimulationStats& s) -> const char* {
-    if (s.version != head.version) return "the version of the statistics format (games are seeded differently)";
+    // Versions 3 and 4 seed games alike (4 only adds payoffs), so they are parts of one run.
+    const auto seeding = [](int version) { return version >= 3 ? 3 : version; };
+    if (seeding(s.version) != seeding(head.version)) return "the version of the statistics format (games are seeded differently)";
     if (s.source_hash != head.source_hash || s.ruleset != head.ruleset) return "the rules";
     if (s.file != head.file) return "the rule file's path";
     if (s.players_requested != head.players_requested) return "--players";
@@ -34,6 +36,7 @@ SimulationStats merge_stats(std::vector<SimulationStats> shards, const std::vect
     if (s.shards != head.shards) return "the number of shards";
     if (s.labels != head.labels || s.label_places != head.label_places) return "the rule labels";
     if (!s.automated.empty() && !head.automated.empty() && s.automated != head.automated) return "the seats";
+    if (s.payoff_names != head.payoff_names) return "the payoffs";
     return nullptr;
   };
   for (const SimulationStats& s : shards) {
@@ -68,6 +71,12 @@ SimulationStats merge_stats(std::vector<SimulationStats> shards, const std::vect
   // read is checked against its own games, but the sums are checked too: a made-up file can
   // hold rule firings near 2^64.
   SimulationStats out = std::move(shards[order.front()]);
+  for (const SimulationStats& s : shards) out.version = std::max(out.version, s.version);
+  const auto sized = [&](const SimulationStats& s) {
+    return s.payoff_sum.size() == s.payoff_names.size() && s.payoff_sum_sq.size() == s.payoff_names.size() &&
+           std::all_of(s.payoff_sum.begin(), s.payoff_sum.end(), [&](const auto& v) { return v.size() == s.automated.size(); }) &&
+           std::all_of(s.payoff_sum_sq.begin(), s.payoff_sum_sq.end(), [&](const auto& v) { return v.size() == s.automated.size(); });
+  };
   out.shard = 0;
   out.shards = 1;
   for (auto i = order.begin() + 1; i != order.end(); ++i) {
@@ -93,6 +102,19 @@ SimulationStats merge_stats(std::vector<SimulationStats> shards, const std::vect
     }
     for (std::size_t l = 0; l < s.fired.size(); ++l) {
       add_count(out.fired[l], s.fired[l], fmt::format("{}: \"fired\" of label {}", in, l));
+    }
+    if (!s.payoff_names.empty()) {
+      if (out.payoff_sum.size() != out.payoff_names.size()) {  // the first shard played no game
+        out.payoff_sum.assign(out.payoff_names.size(), std::vector<long double>(out.automated.size(), 0));
+        out.payoff_sum_sq = out.payoff_sum;
+      }
+      if (!sized(s) || !sized(out)) throw StatsError(fmt::format("{}: \"payoffs\" do not fit its seats", in));
+      for (std::size_t k = 0; k < s.payoff_sum.size(); ++k) {
+        for (std::size_t p = 0; p < s.payoff_sum[k].size(); ++p) {
+          out.payoff_sum[k][p] += s.payoff_sum[k][p];
+          out.payoff_sum_sq[k][p] += s.payoff_sum_sq[k][p];
+        }
+      }
     }
   }
   return out;

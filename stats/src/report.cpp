@@ -81,6 +81,21 @@ std::string stats_report(const SimulationStats& s, bool json) {
     }
     out["players_results"] = players;
     out["no_winner"] = s.no_winner;
+    if (!s.payoff_names.empty()) {
+      nlohmann::json payoffs = nlohmann::json::array();
+      for (std::size_t i = 0; i < s.payoff_names.size(); ++i) {
+        nlohmann::json seats_json = nlohmann::json::array();
+        for (std::size_t p = 0; p < seats; ++p) {
+          const auto m = s.payoff_mean(i, p);
+          nlohmann::json ci = nullptr;
+          if (m.half_width) ci = {static_cast<double>(m.mean - *m.half_width), static_cast<double>(m.mean + *m.half_width)};
+          seats_json.push_back({{"player", p}, {"mean", static_cast<double>(m.mean)}, {"ci95", ci}});
+        }
+        payoffs.push_back({{"name", s.payoff_names[i]}, {"games", finished}, {"players", seats_json}});
+      }
+      out["payoffs"] = payoffs;
+      out["payoff_interval"] = "normal approximation: mean +- 1.96 standard errors of the sample (null below 2 games)";
+    }
     out["rounds"] = distribution_json(round_stats);
     out["moves"] = distribution_json(move_stats);
     nlohmann::json reached = nlohmann::json::object();
@@ -105,6 +120,20 @@ std::string stats_report(const SimulationStats& s, bool json) {
                        s.win_rate(p) * 100, lo * 100, hi * 100);
   }
   out += fmt::format("  no winner: {}\n", s.no_winner);
+  if (!s.payoff_names.empty()) {
+    out += "payoffs (mean per finished game, 95% confidence interval: mean +- 1.96 standard errors):\n";
+    for (std::size_t i = 0; i < s.payoff_names.size(); ++i) {
+      out += fmt::format("  {}:\n", s.payoff_names[i]);
+      for (std::size_t p = 0; p < seats; ++p) {
+        const auto m = s.payoff_mean(i, p);
+        const std::string interval = m.half_width ? fmt::format("[{:.4f}, {:.4f}]", static_cast<double>(m.mean - *m.half_width),
+                                                                static_cast<double>(m.mean + *m.half_width))
+                                                  : std::string("(no interval below 2 games)");
+        out += fmt::format("    player {}{}: {:8.4f}  {}\n", p, s.automated[p] ? " (automated)" : "", static_cast<double>(m.mean),
+                           interval);
+      }
+    }
+  }
   out += fmt::format("rounds per game: mean {:.2f}, min {}, median {}, 90th percentile {}, max {}\n", round_stats.mean,
                      round_stats.min, round_stats.median, round_stats.p90, round_stats.max);
   out += fmt::format("moves per game:  mean {:.2f}, min {}, median {}, 90th percentile {}, max {}\n", move_stats.mean,

@@ -4,6 +4,8 @@
 #include "rulebook/stats/stats_file.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <limits>
 
 #include <fmt/format.h>
@@ -17,6 +19,22 @@ namespace {
 nlohmann::json histogram_json(const std::map<std::int64_t, std::int64_t>& h) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& [value, count] : h) out.push_back({value, count});
+  return out;
+}
+
+// A long double in hexadecimal ("0x1.8p+1"): it reads back exactly.
+std::string hex_float(long double v) { return fmt::format("{:a}", v); }
+
+nlohmann::json payoffs_json(const SimulationStats& s) {
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t i = 0; i < s.payoff_names.size(); ++i) {
+    nlohmann::json sum = nlohmann::json::array(), sum_sq = nlohmann::json::array();
+    if (i < s.payoff_sum.size()) {
+      for (const long double v : s.payoff_sum[i]) sum.push_back(hex_float(v));
+      for (const long double v : s.payoff_sum_sq[i]) sum_sq.push_back(hex_float(v));
+    }
+    out.push_back({{"name", s.payoff_names[i]}, {"sum", sum}, {"sum_sq", sum_sq}});
+  }
   return out;
 }
 
@@ -49,7 +67,8 @@ nlohmann::json stats_to_json(const SimulationStats& s) {
           {"rounds", histogram_json(s.rounds)},
           {"moves", histogram_json(s.moves)},
           {"reached", s.reached},
-          {"fired", s.fired}};
+          {"fired", s.fired},
+          {"payoffs", payoffs_json(s)}};
 }
 
 std::string stats_file_text(const SimulationStats& stats) {
@@ -109,6 +128,42 @@ std::vector<std::uint64_t> firing_counts(const nlohmann::json& j, const char* ke
 }
 
 using detail::add_count;
+
+// A finite long double as hex_float writes it (any form strtold reads is taken).
+long double hex_value(const nlohmann::json& v, const std::string& what) {
+  if (!v.is_string()) throw StatsError(fmt::format("{} is not a number in a string", what));
+  const std::string text = v.get<std::string>();
+  char* end = nullptr;
+  const long double out = std::strtold(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(out)) {
+    throw StatsError(fmt::format("{} is not a finite number", what));
+  }
+  return out;
+}
+
+// "payoffs": [{"name", "sum": [per seat], "sum_sq": [per seat]}], one entry a payoff.
+void payoffs_field(const nlohmann::json& j, SimulationStats& s) {
+  for (const nlohmann::json& entry : array_field(j, "payoffs")) {
+    if (!entry.is_object()) throw StatsError("\"payoffs\" holds something other than an object");
+    const auto name = field<std::string>(entry, "name");
+    std::vector<long double> sum, sum_sq;
+    for (const nlohmann::json& v : array_field(entry, "sum")) sum.push_back(hex_value(v, "a \"sum\" of payoff " + name));
+    for (const nlohmann::json& v : array_field(entry, "sum_sq")) {
+      const long double x = hex_value(v, "a \"sum_sq\" of payoff " + name);
+      if (x < 0) throw StatsError(fmt::format("a \"sum_sq\" of payoff {} is negative", name));
+      sum_sq.push_back(x);
+    }
+    if (sum.size() != sum_sq.size() || (sum.size() != s.automated.size() && !sum.empty())) {
+      throw StatsError(fmt::format("\"sum\" and \"sum_sq\" of payoff {} do not have one number a seat", name));
+    }
+    if (sum.empty() && s.finished() > 0) throw StatsError(fmt::format("payoff {} has no sums for its finished games", name));
+    sum.resize(s.automated.size(), 0);
+    sum_sq.resize(s.automated.size(), 0);
+    s.payoff_names.push_back(name);
+    s.payoff_sum.push_back(std::move(sum));
+    s.payoff_sum_sq.push_back(std::move(sum_sq));
+  }
+}
 
 // [[value, games], ...] with values from 0 to `max_value`, each once, each counted at least once.
 std::map<std::int64_t, std::int64_t> histogram_field(const nlohmann::json& j, const char* key,
@@ -237,6 +292,7 @@ SimulationStats stats_from_json(const nlohmann::json& j) {
   } else {
     s.reached = firing_counts(j, "fired");  // counted starts
   }
+  if (version >= 4) payoffs_field(j, s);
   check_counts(s);
   return s;
 }

@@ -214,7 +214,7 @@ TEST_CASE("stats: a statistics file saved and read back gives the same statistic
   s.options = {{"notes", "64"}, {"variant", "fast"}};
   s.players_requested = 3;
   const std::string text = rs::stats_file_text(s);
-  CHECK(nlohmann::json::parse(text)["rulebook-stats"] == 3);
+  CHECK(nlohmann::json::parse(text)["rulebook-stats"] == 4);
   CHECK(text.find("\"seed\": \"18446744073709551615\"") != std::string::npos);
   const rs::SimulationStats back = rs::stats_from_text(text);
   CHECK(back == s);
@@ -233,7 +233,7 @@ TEST_CASE("stats: a file whose counts do not fit together is refused, naming the
   CHECK(refusal_of_edited(s, [](nlohmann::json& j) { j["rounds"].erase(0); }) ==
         "\"rounds\" does not count every finished game");
   CHECK(refusal_of_edited(s, [](nlohmann::json& j) { j.erase("hash"); }) == "\"hash\" is missing");
-  CHECK(refusal_of_edited(s, [](nlohmann::json& j) { j["rulebook-stats"] = 4; }) ==
+  CHECK(refusal_of_edited(s, [](nlohmann::json& j) { j["rulebook-stats"] = 5; }) ==
         "an unknown version of the statistics format");
   CHECK(refusal([] { (void)rs::stats_from_text("[1, 2]"); }) == "not a statistics file of 'rulebook simulate --stats'");
   CHECK(refusal([] { (void)rs::stats_from_text("{\"rulebook-stats\": 3, "); }).rfind("not JSON: ", 0) == 0);
@@ -252,9 +252,9 @@ TEST_CASE("stats: a version 2 file reads its rule starts as reached, and says it
   CHECK(rs::stats_report(old, false).find(
             "rule coverage: 2 of 2 labelled rules reached (a file of version 2 does not say which fired)\n") !=
         std::string::npos);
-  // Saved again, it is a version 3 file that still has no firings (it does not invent them).
+  // Saved again, it is a version 4 file that still has no firings (it does not invent them).
   const nlohmann::json saved = rs::stats_to_json(old);
-  CHECK(saved["rulebook-stats"] == 3);
+  CHECK(saved["rulebook-stats"] == 4);
   CHECK(saved["fired"].empty());
 }
 

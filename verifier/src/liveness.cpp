@@ -45,6 +45,7 @@ std::set<ir::Slot> expression_slots(const ir::Ir& ir) {
     if (v.param >= 0) bound.insert(v.param);
   }
   for (const ir::ScoreInfo& s : ir.scores) bound.insert(s.param);
+  for (const ir::PayoffInfo& p : ir.payoffs) bound.insert(p.param);
   return bound;
 }
 

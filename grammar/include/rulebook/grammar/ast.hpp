@@ -176,7 +176,12 @@ struct Stmt {
 enum class ZoneShape { kPile, kSet };
 enum class Visibility { kHidden, kOwner, kPublic };
 
-struct PlayersDecl { std::int64_t min = 0; std::int64_t max = 0; };
+struct PlayersDecl {
+  std::int64_t min = 0;
+  std::int64_t max = 0;
+  std::optional<std::int64_t> default_count;  // `default N`: without --players, N players
+  SourceSpan default_span;
+};
 struct SeatsDecl { std::int64_t count = 0; };
 struct CardKindItem { Ident name; Expr count; };
 struct CardsDecl {
@@ -216,6 +221,26 @@ struct DefDecl {
   Expr body;
 };
 struct ScoreDecl { Ident name; Ident param; Expr value; };
+// A payoff's value: a conditional whose two branches are payoff values (`condition` set), or
+// `numerator [over denominator]`. Kept as written for the formatter; the lowering turns it
+// into one numerator and one denominator expression.
+struct PayoffValue {
+  std::optional<Expr> condition;
+  std::vector<PayoffValue> branches;  // then, else (a conditional only)
+  std::optional<Expr> numerator;      // a ratio only
+  std::optional<Expr> denominator;    // `over D`
+  SourceSpan span;
+};
+struct PayoffDecl { Ident name; Ident param; PayoffValue value; };
+// Calls f on every expression of a payoff value, in source order (the passes that only look
+// at expressions: the checker, the expansion check).
+template <typename F>
+void for_each_payoff_expr(const PayoffValue& v, F&& f) {
+  if (v.condition) f(*v.condition);
+  for (const PayoffValue& b : v.branches) for_each_payoff_expr(b, f);
+  if (v.numerator) f(*v.numerator);
+  if (v.denominator) f(*v.denominator);
+}
 struct SetupDecl { Block body; };
 struct RoundDecl { Block body; };
 struct PolicyEntry { Ident rule; Expr choice; };
@@ -229,7 +254,7 @@ struct DefOverride { DefDecl def; };
 
 struct Decl {
   using Node = std::variant<PlayersDecl, SeatsDecl, CardsDecl, EnumDecl, ZoneDecl, VarDecl,
-                            OptionDecl, DefDecl, ScoreDecl, SetupDecl, RoundDecl, PolicyDecl,
+                            OptionDecl, DefDecl, ScoreDecl, PayoffDecl, SetupDecl, RoundDecl, PolicyDecl,
                             InvariantDecl, TerminatesDecl, OptionOverride, RuleOverride,
                             DefOverride>;
   Node node;

@@ -68,6 +68,7 @@ struct Program {
   std::string base_title;         // set for variants
   std::int64_t players_min = 0;
   std::int64_t players_max = 0;
+  std::int64_t players_default = 0;  // `default N`, else players_max
   std::int64_t seats = 0;         // the most seats a game can have
   bool seats_declared = false;    // `seats N`: always N seats, the extra ones automated;
                                   // otherwise a game has one seat per player

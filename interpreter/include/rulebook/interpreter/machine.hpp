@@ -19,7 +19,7 @@ namespace rulebook::interpreter {
 // How a game is set up: the number of human players, option values as written on the
 // command line (`notes=60`, `ogling=true`), and the seed of the game's random numbers.
 struct GameConfig {
-  std::int64_t players = 0;  // 0: the largest count the ruleset allows
+  std::int64_t players = 0;  // 0: the ruleset's default count (`default N`, else the largest)
   std::map<std::string, std::string> options;
   std::uint64_t seed = 0;
 };

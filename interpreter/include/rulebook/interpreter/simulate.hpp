@@ -24,6 +24,7 @@ struct GameResult {
   std::vector<std::uint32_t> reached;  // per rule label: how often it started
   std::vector<std::uint32_t> fired;    // per rule label: how often it started and then acted
   std::vector<std::vector<std::int64_t>> scores;
+  std::vector<std::vector<Rational>> payoffs;  // by payoff, then player; a game that ended by its rules
   std::vector<bool> automated;         // per player at the start
 };
 

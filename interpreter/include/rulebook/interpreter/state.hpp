@@ -10,6 +10,7 @@
 
 #include "rulebook/grammar/source.hpp"
 #include "rulebook/interpreter/uses_ir.hpp"
+#include "rulebook/interpreter/rational.hpp"
 #include "rulebook/ir/fault_kinds.hpp"
 #include "rulebook/ir/ir.hpp"
 #include "rulebook/interpreter/rng.hpp"
@@ -83,6 +84,8 @@ struct State {
 
   bool finished = false;
   std::vector<PlayerId> winners;
+  // By declared payoff, then by player: set when the game ends by its rules (`end game`).
+  std::vector<std::vector<Rational>> payoffs;
   std::optional<Fault> fault;
 
   std::int64_t rounds = 0;

@@ -224,6 +224,21 @@ struct ScoreInfo {
   ExprId value = -1;
 };
 
+// `payoff NAME(p): VALUE`, as a small tree: node 0 is the root. A conditional node has a
+// condition and two child nodes; a ratio has a numerator and a denominator (or -1 for 1).
+struct PayoffNode {
+  ExprId condition = -1;
+  std::int32_t then_node = -1, else_node = -1;
+  ExprId numerator = -1, denominator = -1;
+};
+
+struct PayoffInfo {
+  std::string name;
+  Slot param = -1;
+  std::vector<PayoffNode> nodes;
+  grammar::SourceSpan span;
+};
+
 // `invariant NAME: condition`: holds in every reachable state (checked by the verifier).
 struct InvariantInfo {
   std::string name;
@@ -258,6 +273,7 @@ struct MixedChoice {
 struct Ir {
   std::string title;
   std::int64_t players_min = 0, players_max = 0;
+  std::int64_t players_default = 0;  // without --players: `default N`, else players_max
   std::int64_t seats = 0;     // storage width of per-player zones and variables (the most seats)
   bool fixed_seats = false;   // `seats N` declared: every game has N seats; else one per player
   std::vector<EnumInfo> enums;  // 0 suit, 1 color, 2 kind, then declared ones
@@ -285,6 +301,7 @@ struct Ir {
   std::vector<OptionInfo> options;
   std::vector<DefInfo> defs;
   std::vector<ScoreInfo> scores;
+  std::vector<PayoffInfo> payoffs;
   std::vector<InvariantInfo> invariants;
   std::vector<TerminationClaim> terminations;
   std::vector<MixedChoice> mixed_choices;  // by the b operand of kChooseMixed

@@ -18,7 +18,7 @@
 namespace rulebook::interpreter {
 
 struct RecordSetup {
-  std::int64_t players = 0;                   // 0: the most the rules allow
+  std::int64_t players = 0;                   // 0: the ruleset's default count
   std::map<std::string, std::string> options;  // NAME=VALUE, as on the command line
   std::vector<std::string> names;             // one per seat, or one per human player, or none
 };

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -48,9 +49,16 @@ struct SimulationStats {
   // they read into `reached`, and `fired` stays empty (not recorded).
   std::vector<std::uint64_t> reached;
   std::vector<std::uint64_t> fired;
+  // Payoffs (version 4): by declared payoff, then by seat, the sum and the sum of squares
+  // of its values over the finished games, for means with intervals. Long doubles: exact
+  // sums of rationals outgrow 64 bits; a file keeps them in hexadecimal, so they read back
+  // as saved. Shards add up to the sums of one run to within rounding.
+  std::vector<std::string> payoff_names;
+  std::vector<std::vector<long double>> payoff_sum;
+  std::vector<std::vector<long double>> payoff_sum_sq;
   // The version of the file read (kStatsVersion when made here). Version 3 seeds games apart
   // from earlier ones, so shards of different versions are not parts of one run.
-  int version = 3;
+  int version = 4;
 
   // Folds in game `index`, which has no rule fault.
   void add(const interpreter::GameResult& result, std::int64_t index);
@@ -59,6 +67,13 @@ struct SimulationStats {
   [[nodiscard]] std::size_t human_players() const;
   // The seat's share of the finished games (0 when none finished).
   [[nodiscard]] double win_rate(std::size_t seat) const;
+  // The seat's mean of payoff `i` over the finished games, and the half-width of its 95%
+  // interval (normal approximation, 1.96 standard errors of the sample); nothing below 2 games.
+  struct Mean {
+    long double mean = 0;
+    std::optional<long double> half_width;
+  };
+  [[nodiscard]] Mean payoff_mean(std::size_t payoff, std::size_t seat) const;
   // Field by field: a merge of shards equals the run of all their games, a file read back
   // equals what was saved.
   bool operator==(const SimulationStats&) const = default;

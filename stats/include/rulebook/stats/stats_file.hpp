@@ -13,10 +13,10 @@
 
 namespace rulebook::stats {
 
-// Version 3 counts "reached" and "fired" apart (before, "fired" counted starts) and its games
+// Version 4 adds "payoffs" (seeded as version 3, so the two merge). Version 3 counts "reached" and "fired" apart (before, "fired" counted starts) and its games
 // are seeded apart from earlier versions'. Version 2 lists only the first kCappedListed
 // capped games; version 1 listed all of them.
-inline constexpr int kStatsVersion = 3;
+inline constexpr int kStatsVersion = 4;  // 4: payoffs
 
 // The saved form, always of version kStatsVersion.
 nlohmann::json stats_to_json(const SimulationStats& stats);

@@ -81,7 +81,7 @@ struct Progress {
 using ProgressCallback = std::function<void(const Progress&)>;
 
 struct VerifyOptions {
-  std::int64_t players = 0;                  // 0: the most the ruleset allows
+  std::int64_t players = 0;                  // 0: the ruleset's default count
   std::map<std::string, std::string> options;
   std::vector<std::string> properties;       // empty: all
   std::int64_t games = 300;                  // simulated games that suggest invariants
