@@ -135,7 +135,7 @@ std::size_t Replayer::check_draw(const State& state, std::int32_t rule, const st
     std::vector<grammar::DiagnosticNote> notes{rule_note(state.pc, fmt::format("{} draws only among these options", rule_text(rule)))};
     // Why, as for a player's move: the explainer reads the choice from a pending decision.
     State scratch = state;
-    scratch.decision = Decision{-1, rule, state.pc, options, false};
+    scratch.decision = Decision{-1, rule, state.pc, options, false, -1, {}};
     std::vector<grammar::DiagnosticNote> why = why_illegal(machine_, sources_, names_, scratch, drawn);
     if (why.empty() && drawn.kind == Kind::kCard) {
       why.push_back(grammar::DiagnosticNote{{}, fmt::format("{} is in {}", machine_.card_name(state, static_cast<CardId>(drawn.scalar)),
