@@ -66,10 +66,10 @@ TEST_CASE("alternatives: verify proves nothing it cannot encode and says why; a 
 }
 
 TEST_CASE("alternatives: fmt lays a decision with alternatives out one alternative a line", "[alternatives][cli][fmt]") {
-  const auto r = run_rulebook("fmt " + quoted(source_path("tests/alternatives/fmt-layout.rules")));
+  const auto r = run_rulebook("fmt " + quoted(source_path("tests/golden/fmt/alternatives.rules")));
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
-  CHECK(r.out == rulebook::test::read_text(source_path("tests/alternatives/fmt-layout.expected")));
+  CHECK(r.out == rulebook::test::read_text(source_path("tests/golden/fmt/alternatives.expected")));
 }
 
 TEST_CASE("alternatives: simulate runs the decision and is deterministic", "[alternatives][cli]") {
