@@ -67,7 +67,15 @@ std::vector<std::set<ir::Slot>> live_locals(const ir::Ir& ir) {
         def[i] = {in.a};
         for (const ir::AlternativeInfo& a : ir.mixed_choices[static_cast<std::size_t>(in.b)].alternatives) {
           expression_locals(ir, a.domain, reads);
-          expression_locals(ir, a.guard, reads);
+          // The guard reads the alternative's element, which the decision itself binds (each
+          // member in turn): not a read of the slot's old value. Counted as one, the element
+          // slot was live around the whole enclosing loop, so the state compared at the loop
+          // head held the element the interpreter left there (the last member it tried, or a
+          // stale card from an earlier turn), which no encoding of the decision can know.
+          std::set<ir::Slot> guard_reads;
+          expression_locals(ir, a.guard, guard_reads);
+          if (a.slot >= 0) guard_reads.erase(a.slot);
+          reads.insert(guard_reads.begin(), guard_reads.end());
           if (a.slot >= 0) def[i].insert(a.slot);
         }
         break;

@@ -27,19 +27,37 @@ void Encoder::Run::run(std::int32_t pc) {
       break;
     }
     case OpCode::kChooseMixed: {
-      // Not encoded precisely yet (an exact encoding failed the soundness oracle): any
-      // alternative, any element, every domain and guard evaluated for its own faults, and
-      // whether a move is legal left open. verify.cpp makes every property that a replayed
-      // game does not decide `unknown` when the rules hold such a decision.
+      // Any legal move: a fresh alternative, and for it one of its legal elements (choose_from
+      // under only_if_, so that its selection binds only where that alternative is taken).
+      // Every domain and guard is evaluated, as the interpreter lists every move; no move at
+      // all is the NoLegalChoice obligation.
       (void)as_player(eval(in.c), ir_.span_of(in));
       const ir::MixedChoice& table = ir_.mixed_choices[static_cast<std::size_t>(in.b)];
-      for (const ir::AlternativeInfo& a : table.alternatives) {
-        if (a.domain >= 0) (void)eval(a.domain);
-        if (a.slot >= 0) set_local(a.slot, unknown());
-        if (a.guard >= 0) (void)eval(a.guard);
+      const z3::expr alt = fresh_in(0, static_cast<std::int64_t>(table.alternatives.size()) - 1);
+      z3::expr_vector any(ctx_);
+      std::vector<std::pair<ir::Slot, Sym>> elements;
+      for (std::size_t i = 0; i < table.alternatives.size(); ++i) {
+        const ir::AlternativeInfo& a = table.alternatives[i];
+        const z3::expr taken = alt == num(static_cast<std::int64_t>(i));
+        z3::expr legal = yes();
+        if (a.domain < 0) {
+          if (a.guard >= 0) legal = as_bool(eval(a.guard));
+        } else {
+          const Sym domain = eval(a.domain);
+          only_if_ = taken;
+          Sym chosen = choose_from(domain, a.slot, a.guard, legal, nullptr);
+          only_if_.reset();
+          elements.emplace_back(a.slot, std::move(chosen));
+        }
+        any.push_back(legal);
+        require(z3::implies(taken, legal));
       }
-      oblige(ir::FaultKind::kNoLegalChoice, fresh_bool(), ir_.span_of(in), "a legal move");
-      set_local(in.a, make_int(fresh_in(0, static_cast<std::int64_t>(table.alternatives.size()) - 1)));
+      const z3::expr some = z3::mk_or(any);
+      oblige(ir::FaultKind::kNoLegalChoice, some, ir_.span_of(in), "a legal move");
+      require(some);
+      set_local(in.a, make_int(alt));
+      // Each element slot is read only in its alternative's block, which runs only when it is taken.
+      for (auto& [slot, chosen] : elements) set_local(slot, chosen);
       to(yes(), pc + 1);
       break;
     }

@@ -75,7 +75,13 @@ class Encoder::Run {
   }
   // A condition without which the interpreter stops with a fault here: the step continues
   // only when it holds (the fault itself is an obligation).
-  void require(const z3::expr& c) { step_.continues.push_back(z3::implies(guard(), c)); }
+  // Inside the moves of one alternative of a decision with alternatives (`only_if_`: that the
+  // alternative is the one taken), a requirement binds only where it is taken; the obligations
+  // stay unconditional, as the interpreter evaluates every alternative's domain and guard.
+  // Going on where a requirement of another alternative fails only adds successors.
+  void require(const z3::expr& c) {
+    step_.continues.push_back(z3::implies(only_if_ ? guard() && *only_if_ : guard(), c));
+  }
   // A condition the interpreter checks (a fault when it fails): to prove, and after it the
   // step goes on only where it held.
   void oblige(ir::FaultKind fault, const z3::expr& c, const grammar::SourceSpan& span, std::string what) {
@@ -377,6 +383,7 @@ class Encoder::Run {
   std::string prefix_;
   Step& step_;
   std::vector<z3::expr> path_;
+  std::optional<z3::expr> only_if_;  // see require()
   std::unordered_map<ir::Slot, Sym> env_;
   int fresh_ = 0;  // fresh values made so far: a filter that made one may tell cards of a class apart
   z3::expr move_target_ = ctx_.int_val(0);
