@@ -96,6 +96,7 @@ void Executor::run() {
     const std::int32_t rule = f.kind == FaultKind::kEndlessLoop && loop_top_ >= 0 ? ir_.code[static_cast<std::size_t>(loop_top_)].rule : in.rule;
     s_.fault = Fault{f.message, f.kind, rule, f.span.valid() ? f.span : ir_.span_of(in)};
     s_.finished = true;
+    s_.winners.clear();  // a faulted game has no winners (a payoff can fault after `end game` named them)
     s_.decision.reset();
   }
   s_.steps += steps;

@@ -217,3 +217,20 @@ TEST_CASE("payoffs: fmt writes payoffs and a default count back as they parse", 
   INFO(share.out << share.err);
   CHECK(share.exit_code == 0);
 }
+
+// Found by an independent probe: `end game` named the winners, then a payoff faulted, and the
+// faulted game still counted as a win for the winnability witness (proved while seat 1 can never
+// win). A faulted game has no winners.
+TEST_CASE("payoffs: a game whose payoff faults has no winners, and is no witness of a win", "[payoffs]") {
+  const std::string rules = quoted(source_path("tests/payoffs/faulting-win.rules"));
+  const auto r = run_rulebook("verify " + rules + " --players 2 --property winnability --format json");
+  INFO(r.out << r.err);
+  const auto j = nlohmann::json::parse(r.out);
+  const auto& f = j.at("reports")[0].at("findings")[0];
+  CHECK(f.at("property") == "winnability");
+  CHECK(f.at("status") != "proved");
+  for (const auto& d : f.at("details")) CHECK(d.get<std::string>().find("seat 1: wins") == std::string::npos);
+  const auto sim = run_rulebook("simulate " + rules + " --games 50 --seed 1 --format json");
+  INFO(sim.out << sim.err);
+  CHECK(sim.exit_code != 0);  // a rule fault stops simulate
+}

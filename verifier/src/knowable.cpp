@@ -210,6 +210,7 @@ class HiddenFlows {
       if (chosen_at < 0) return false;
       const ir::Instr& first = ir_.code[static_cast<std::size_t>(chosen_at)];
       const ir::Instr& second = ir_.code[static_cast<std::size_t>(reader)];
+      if (first.c < 0 || second.c < 0) return false;  // drawn at random: no chooser to compare
       const ir::ExprNode& a = ir_.exprs[static_cast<std::size_t>(first.c)];
       const ir::ExprNode& b = ir_.exprs[static_cast<std::size_t>(second.c)];
       const bool same = a.op == b.op && a.index == b.index && a.kids.empty() && b.kids.empty() &&
