@@ -222,7 +222,7 @@ TEST_CASE("old maid: \"The dealer then offers his hand, spread out face down, to
           "[library][oldmaid]") {
   const Played before = play_old_maid(three_singles());
   // The first draw takes from the dealer's hand.
-  CHECK(before.game.var("giver") == "seat 0");
+  CHECK(before.game.var("giver") == "player 0");
   CHECK(before.pending == Strings{"5C", "7C", "9C", "10C", "QD"});
   // The hand is the dealer's own: the drawer on its left sees none of its faces.
   const ri::View view = before.game.machine->view(before.game.state, 1);
@@ -245,7 +245,7 @@ TEST_CASE("old maid: \"This player discards any pair that may have been formed b
 
 TEST_CASE("old maid: \"He then offers his own hand to the player on his left\"", "[library][oldmaid]") {
   const Played p = play_old_maid(three_singles(), {"7C"});  // no pair for seat 1
-  CHECK(p.game.var("giver") == "seat 1");
+  CHECK(p.game.var("giver") == "player 1");
   CHECK(p.pending == Strings{"7C", "5D"});
   const Game g = play_old_maid(three_singles(), {"7C", "5D"}).game;
   CHECK(g.zone("hand", 2) == Strings{"5D", "7D", "9D", "10D"});
@@ -260,7 +260,7 @@ TEST_CASE("old maid: interpretation: a player with no cards is out; the next pla
   CHECK(drawn.zone("hand", 0) == Strings{"9C", "10C", "QD"});  // 7D paired with 7C
   // Seat 0 offers; seat 1 on its left is out, so seat 2 draws.
   const Played next = play_old_maid(three_singles(), {"5C", "7D"});
-  CHECK(next.game.var("giver") == "seat 0");
+  CHECK(next.game.var("giver") == "player 0");
   CHECK(next.pending == Strings{"9C", "10C", "QD"});
   const Game g = play_old_maid(three_singles(), {"5C", "7D", "9C"}).game;
   CHECK(g.zone("hand", 2) == Strings{"10D"});
@@ -283,7 +283,7 @@ TEST_CASE("old maid: a dealer dealt only pairs is out before the first draw", "[
   // Four players: the dealer gets 12 cards, all in pairs, and the player on its left offers.
   const Played p = play_old_maid(deal_with({{}, {"QD"}, {"5C"}, {"5D"}}, 4));
   CHECK(p.game.zone("hand", 0).empty());
-  CHECK(p.game.var("giver") == "seat 1");
+  CHECK(p.game.var("giver") == "player 1");
   CHECK(p.pending == Strings{"QD"});
   const Game g = play_old_maid(deal_with({{}, {"QD"}, {"5C"}, {"5D"}}, 4), {"QD"}).game;
   CHECK(g.zone("hand", 2) == Strings{"5C", "QD"});
