@@ -45,5 +45,5 @@ TEST_CASE("library: every example log replays to the end of its game", "[library
     CHECK(replay.out.find("the game ended") != std::string::npos);
     CHECK(replay.err.empty());
   }
-  CHECK(logs == 3);
+  CHECK(logs == 6);
 }

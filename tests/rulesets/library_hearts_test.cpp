@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "interpreter/game_fixture.hpp"
+#include "rulebook/interpreter/rational.hpp"
 
 using rulebook::test::Game;
 using Strings = std::vector<std::string>;
@@ -147,6 +148,14 @@ void last_trick_with(Game& g, const std::array<Strings, 4>& taken) {
   g.refresh();
   for (int p = 0; p < 4; ++p) REQUIRE(g.zone("hand", p).size() == 1);
   play(g, {"2D", "3D", "4D", "5D"});
+}
+
+// The payoff `share` per player, as written in logs (`-1`, `1/2`).
+Strings shares(const Game& g) {
+  REQUIRE(g.state.payoffs.size() == 1);
+  Strings out;
+  for (const ri::Rational& r : g.state.payoffs[0]) out.push_back(ri::to_string(r));
+  return out;
 }
 
 Strings hearts_but(const Strings& left_out) {
@@ -300,7 +309,35 @@ TEST_CASE("hearts: the game is played to 100 points (an option); interpretation:
   last_trick_with(g, {Strings{"QS", "AH", "KH", "QH"}, hearts_but({"AH", "KH", "QH"}), Strings{}, Strings{}});
   REQUIRE(g.state.finished);
   CHECK(std::vector<int>(g.state.winners.begin(), g.state.winners.end()) == std::vector<int>{2, 3});
+  // interpretation: the winners share 1, the others -1.
+  CHECK(shares(g) == Strings{"-1/2", "-1/2", "1/2", "1/2"});
   Game below = start_hearts(moon_deal(), {{"target", "17"}});
   last_trick_with(below, {Strings{"QS", "AH", "KH", "QH"}, hearts_but({"AH", "KH", "QH"}), Strings{}, Strings{}});
   CHECK_FALSE(below.state.finished);
+}
+
+TEST_CASE("hearts: \"The player with the fewest points wins\"; interpretation: three tied winners share 1, the loser "
+          "pays it",
+          "[library][hearts]") {
+  // Seat 0 takes the queen and ten hearts (23 points); seats 1, 2 and 3 one heart each.
+  Game g = start_hearts(moon_deal(), {{"target", "10"}});
+  last_trick_with(g, {Strings{"QS", "AH", "KH", "QH", "JH", "10H", "9H", "8H", "7H", "6H", "5H"}, Strings{"4H"}, Strings{},
+                      Strings{"3H"}});
+  REQUIRE(g.state.finished);
+  for (int p = 1; p < 4; ++p) CHECK(g.int_var("points", p) == 1);
+  CHECK(g.int_var("points", 0) == 23);
+  CHECK(std::vector<int>(g.state.winners.begin(), g.state.winners.end()) == std::vector<int>{1, 2, 3});
+  CHECK(shares(g) == Strings{"-1", "1/3", "1/3", "1/3"});
+}
+
+TEST_CASE("hearts: \"The player with the fewest points wins\"; interpretation: a single winner takes 1, the others pay a "
+          "third each",
+          "[library][hearts]") {
+  Game g = start_hearts(moon_deal(), {{"target", "10"}});
+  last_trick_with(g, {Strings{"QS"}, Strings{"AH", "KH"}, Strings{}, Strings{"QH"}});
+  REQUIRE(g.state.finished);
+  // Seat 2 takes the ten hearts left (10 points); 13, 2 and 1 for the others.
+  CHECK(g.int_var("points", 2) == 10);
+  CHECK(std::vector<int>(g.state.winners.begin(), g.state.winners.end()) == std::vector<int>{3});
+  CHECK(shares(g) == Strings{"-1/3", "-1/3", "-1/3", "1"});
 }
