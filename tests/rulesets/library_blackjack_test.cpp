@@ -1,6 +1,7 @@
 // Blackjack scenarios (rulesets/library/blackjack.rules): each test stacks the deck (no seed
 // decides anything), makes the players' decisions and checks what Bicycle's rules demand.
-// Test names cite the section of the rule text. Money is in half-units: a bet is 2.
+// Test names cite the section of the rule text. The counters keep money in half-units (a bet
+// is 2); the payoff `money` gives it in units, exactly.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -68,6 +69,12 @@ bool face_up(const Game& g, const std::string& card) {
 }
 
 std::int64_t net(const Game& g, int p) { return g.int_var("net", p); }
+
+// The payoff `money` (the ruleset's only payoff) of player p once the game is over.
+ri::Rational money(const Game& g, int p) {
+  REQUIRE(g.state.payoffs.size() == 1);
+  return g.state.payoffs[0].at(static_cast<std::size_t>(p));
+}
 
 }  // namespace
 
@@ -221,4 +228,37 @@ TEST_CASE("blackjack: the example log replays and the ruleset checks clean", "[l
   INFO(r.out << r.err);
   CHECK(r.exit_code == 0);
   CHECK(r.err.empty());
+}
+
+TEST_CASE("blackjack NATURALS: the payoff money pays a natural 3 to 2 exactly, in units", "[library][blackjack]") {
+  // Player 0: A + K (a natural, +3/2); player 1: 10 + 7 stands against 10 + 8 (-1).
+  Game g = start_blackjack(2, {"AS", "10D", "10C", "KS", "7H", "8D"});
+  g.choose("stand");
+  REQUIRE(g.state.finished);
+  CHECK(money(g, 0) == ri::Rational{3, 2});
+  CHECK(money(g, 1) == ri::Rational{-1, 1});
+}
+
+TEST_CASE("blackjack DOUBLING DOWN: the double alternative's guard: two cards totalling 9 to 11, never soft",
+          "[library][blackjack]") {
+  // Player 0: A + 8 is 19 with the ace as 11: no double. Player 1: 5 + 4 = 9: double; a
+  // doubled win is 2 units.
+  Game g = start_blackjack(2, {"AC", "5D", "10H", "8C", "4D", "7S", "10S"});
+  CHECK(g.legal() == Strings{"hit", "stand"});
+  g.choose("stand");
+  CHECK(g.legal() == Strings{"hit", "stand", "double"});
+  g.choose("double");
+  REQUIRE(g.state.finished);
+  CHECK(g.zone("hand", 1) == Strings{"5D", "4D", "10S"});
+  CHECK(money(g, 0) == ri::Rational{1, 1});  // 19 beats 17
+  CHECK(money(g, 1) == ri::Rational{2, 1});  // 19 beats 17, the bet doubled
+}
+
+TEST_CASE("blackjack: without --players one player sits at the table (players 1..7 default 1)",
+          "[library][blackjack][cli]") {
+  const auto r = rulebook::test::run_rulebook("simulate '" + rulebook::test::source_path(kRules) +
+                                              "' --games 2 --seed 1");
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("Blackjack: 2 games, 1 players, seed 1") != std::string::npos);
 }

@@ -208,3 +208,23 @@ TEST_CASE("cheat: the example log replays and the ruleset checks clean", "[libra
   CHECK(r.exit_code == 0);
   CHECK(r.err.empty());
 }
+
+TEST_CASE("cheat CHALLENGES: each player asked has two moves, doubt or accept, neither with a card",
+          "[library][cheat]") {
+  Game g = start_cheat(3);
+  rehand(g, {{"5C", "6C"}, {"AC", "7D", "8D"}, {"9H", "9S"}});
+  play(g, {"7D"});
+  REQUIRE(rule_to_move(g) == "doubt_or_accept");
+  CHECK(g.legal() == Strings{"doubt", "accept"});
+  g.choose("accept");
+  CHECK(to_move(g) == 0);  // accepting passes the question on
+  CHECK(g.legal() == Strings{"doubt", "accept"});
+}
+
+TEST_CASE("cheat: without --players four play (players 3..6 default 4)", "[library][cheat][cli]") {
+  const auto r = rulebook::test::run_rulebook("simulate '" + rulebook::test::source_path(kRules) +
+                                              "' --games 2 --seed 1");
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("Cheat: 2 games, 4 players, seed 1") != std::string::npos);
+}
