@@ -15,6 +15,7 @@
 #include "rulebook/grammar/spelling.hpp"
 #include "expr_printer.hpp"
 #include "format_alternatives.hpp"
+#include "format_text.hpp"
 
 namespace rulebook::authoring {
 
@@ -27,24 +28,6 @@ using grammar::spelling;
 namespace {
 
 using namespace detail;  // ExprPrinter, precedences
-
-std::string quote(std::string_view text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (c == '\n') {
-      out += "\\n";
-    } else {
-      out += c;
-    }
-  }
-  out += '"';
-  return out;
-}
-
-std::string_view face_text(ast::Face f) { return f == ast::Face::kUp ? "face up" : "face down"; }
 
 class Formatter {
   template <typename F> friend void detail::format_alternatives(F&, const ast::MixedChooseStmt&, const std::string&);
@@ -416,20 +399,8 @@ class Formatter {
   void decl(const ast::PayoffDecl& n, const SourceSpan& span) {
     begin_node(span);
     flush_comments(span.end);
-    line("payoff " + n.name.text + "(" + n.param.text + "): " + payoff_text(n.value));
+    line("payoff " + n.name.text + "(" + n.param.text + "): " + payoff_text(exprs_, n.value));
     mark_end(span);
-  }
-  // On one line. A conditional numerator of `N over D` keeps its parentheses: without them
-  // `over D` would go into its else branch.
-  std::string payoff_text(const ast::PayoffValue& v) {
-    if (v.condition) {
-      return "if " + exprs_.print(*v.condition) + " then " + payoff_text(v.branches.at(0)) + " else " +
-             payoff_text(v.branches.at(1));
-    }
-    std::string num = exprs_.print(*v.numerator);
-    if (!v.denominator) return num;
-    if (std::holds_alternative<ast::Conditional>(v.numerator->node)) num = "(" + num + ")";
-    return num + " over " + exprs_.print(*v.denominator);
   }
   void decl(const ast::SetupDecl& n, const SourceSpan& span) {
     begin_node(span);

@@ -110,8 +110,9 @@ async function main() {
         if (reserved.has(word)) {
           check(highlighted(t), `${where}: keyword '${word}' is highlighted (scopes ${t.scopes.join(' ')})`);
           ++seen.keyword;
-        } else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(word) && !/^\d/.test(word)) {
-          // A name is not a keyword.
+        } else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(word) && !/^\d/.test(word) && !(word === 'default' && /\.\.\s*\d+\s+default\s+\d/.test(line))) {
+          // A name is not a keyword ('default' after a player range is a word of the
+          // `players` declaration, and a name anywhere else).
           check(!has(t, 'keyword.'), `${where}: name '${word}' is not a keyword`);
         }
         if (has(t, 'constant.other.card')) ++seen.card;

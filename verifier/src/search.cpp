@@ -5,6 +5,7 @@
 // (four bytes a move), so that a cycle anywhere in the explored graph, not only one closing on
 // the path that first reached it, is found once the search stops.
 #include "search.hpp"
+#include "state_key.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -19,6 +20,10 @@
 namespace rulebook::verifier {
 
 namespace {
+
+using state_key::Key;
+using state_key::KeyHash;
+using state_key::key_of;
 
 // Cards with the same attributes are alike: no expression can tell them apart (the IR has
 // no card constants; a card's name is only for logs), so one class a set of attributes.
@@ -137,34 +142,6 @@ class Encoder {
   std::vector<std::uint64_t> position_;  // by card id, for the state being encoded
 };
 
-// Two independent 64-bit lanes over the words: a collision of both, among the few million
-// states a search can hold, has a chance far below any other failure.
-struct Key {
-  std::uint64_t low = 0;
-  std::uint64_t high = 0;
-  bool operator==(const Key&) const = default;
-};
-struct KeyHash {
-  std::size_t operator()(const Key& key) const { return static_cast<std::size_t>(key.low); }
-};
-
-std::uint64_t finalize(std::uint64_t x) {  // the SplitMix64 / MurmurHash3 finalizer
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
-Key key_of(const std::vector<std::uint64_t>& words) {
-  std::uint64_t low = 0x243f6a8885a308d3ULL ^ words.size();
-  std::uint64_t high = 0x13198a2e03707344ULL;
-  for (const std::uint64_t w : words) {
-    low = finalize(low ^ w);
-    high = (high ^ (w * 0x9fb21c651e98df25ULL)) * 0xc2b2ae3d27d4eb4fULL;
-    high = (high << 31) | (high >> 33);
-  }
-  return Key{low, finalize(high + words.size())};
-}
-
 // A visited state: how it was first reached (so that a hit's moves are the path back to the
 // start) and at which depth.
 struct Node {
@@ -205,11 +182,19 @@ class Search {
       const std::size_t moves = machine_.legal_moves(state).size();
       if (has_draws_) {
         for (std::size_t move = 0; move < moves && !stopped; ++move) {
+          if (out_of_time()) {  // a state may have millions of moves: the limit holds between them too
+            result_.cut = stopped = true;
+            break;
+          }
           stopped = expand_draws(state, id, move, depth, max_states, max_depth, frontier);
         }
         continue;
       }
       for (std::size_t move = 0; move < moves; ++move) {
+        if (out_of_time()) {  // a state may have millions of moves: the limit holds between them too
+          result_.cut = stopped = true;
+          break;
+        }
         // The last successor takes the state itself instead of a copy.
         ri::State next = move + 1 == moves ? std::move(state) : state;
         machine_.apply(next, move);
