@@ -298,10 +298,9 @@ void Executor::step() {
   s_.pc = next;
 }
 
-bool Executor::choose(const Instr& in) {
-  const Value domain = eval(in.b);
-  if (in.c < 0) return draw(in, domain);
-  const PlayerId chooser = player_arg(eval(in.c), ir_.span_of(in));
+// The legal options of a `choose` (a player's or a random one): the domain's elements that
+// pass the filter, in the domain's order.
+std::vector<Value> Executor::options_of(const Instr& in, const Value& domain) {
   const Kind kind = element_kind(domain);
   std::vector<Value> options;
   options.reserve(count_of(domain, ir_.span_of(in)));
@@ -314,6 +313,15 @@ bool Executor::choose(const Instr& in) {
     options.push_back(std::move(v));
     return true;
   });
+  return options;
+}
+
+bool Executor::choose(const Instr& in) {
+  const Value domain = eval(in.b);
+  if (in.c < 0) return draw(in, options_of(in, domain));
+  const PlayerId chooser = player_arg(eval(in.c), ir_.span_of(in));
+  const Kind kind = element_kind(domain);
+  std::vector<Value> options = options_of(in, domain);
   if (options.empty()) {
     fault(FaultKind::kNoLegalChoice, ir_.span_of(in), fmt::format("seat {} has no legal choice{}", s_.seat_of[static_cast<std::size_t>(chooser)],
                                in.rule >= 0 ? fmt::format(" in rule '{}'", ir_.labels[static_cast<std::size_t>(in.rule)]) : ""));
@@ -378,19 +386,7 @@ bool Executor::choose_mixed(const Instr& in) {
 // `choose ... at random`: no decision. The options are listed as for a player's choice; the
 // generator draws one (a replayed log gives it instead), and the game goes on. The generator is
 // drawn from only here and at shuffles, so rules without random choices draw exactly as before.
-bool Executor::draw(const Instr& in, const Value& domain) {
-  const Kind kind = element_kind(domain);
-  std::vector<Value> options;
-  options.reserve(count_of(domain, ir_.span_of(in)));
-  each_of(domain, false, ir_.span_of(in), [&](std::int64_t x) {
-    Value v = element(kind, domain.enum_id, x);
-    if (in.d >= 0) {
-      s_.locals[static_cast<std::size_t>(in.a)] = v;
-      if (!eval(in.d).truthy()) return true;
-    }
-    options.push_back(std::move(v));
-    return true;
-  });
+bool Executor::draw(const Instr& in, std::vector<Value> options) {
   if (options.empty()) {
     fault(FaultKind::kNoLegalChoice, ir_.span_of(in),
           fmt::format("the random choice has no legal option{}",

@@ -139,7 +139,8 @@ class Executor {
   // Returns true when the game now waits for a move.
   bool choose(const Instr& in);
   bool choose_mixed(const Instr& in);
-  bool draw(const Instr& in, const Value& domain);  // a random choice: returns true if halted
+  std::vector<Value> options_of(const Instr& in, const Value& domain);  // a choose's legal options
+  bool draw(const Instr& in, std::vector<Value> options);  // a random choice: returns true if halted
 
  private:
   // After an event: whether the sink stops the game (EventSink::verdict). Once it has, the

@@ -112,6 +112,6 @@ TEST_CASE("mixedverify: no legal alternative in a rare state is refuted, the cov
   std::string log;
   CHECK(verdict("tests/verifier/corpus/97-alternative-rare-dead-end.rules", "playability", &log) == rv::Status::kRefuted);
   CHECK(replays("tests/verifier/corpus/97-alternative-rare-dead-end.rules", log));
-  CHECK(log.find("\"alternative\": \"go\"") != std::string::npos);
+  CHECK(log.find("\"alternative\":\"go\"") != std::string::npos);  // the log is written compact
   CHECK(verdict("tests/verifier/corpus/97-alternative-rare-dead-end.fixed.rules", "playability") == rv::Status::kProved);
 }
