@@ -41,21 +41,26 @@ class HiddenFlows {
   // what reaches it through variables and locals (the zones it reads itself are checked
   // with their owners by Z3).
   // `chooser`: an expression (a plain variable or local) whose value is the chooser's own
-  // identity, which the chooser knows whatever it was computed from.
-  [[nodiscard]] std::optional<grammar::SourceSpan> reads(ir::ExprId id, bool carried = false, ir::ExprId chooser = -1) const {
+  // identity, which the chooser knows whatever it was computed from. `element`: the slot of
+  // the element a guard is asked about, which ranges over a domain checked on its own.
+  [[nodiscard]] std::optional<grammar::SourceSpan> reads(ir::ExprId id, bool carried = false, ir::ExprId chooser = -1,
+                                                         ir::Slot element = -1) const {
     std::vector<bool> seen_defs(ir_.defs.size(), false);
+    element_ = element;
     chooser_ = chooser >= 0 ? &ir_.exprs[static_cast<std::size_t>(chooser)] : nullptr;
     if (chooser_ != nullptr && chooser_->op != ir::ExprOp::kLocal && (chooser_->op != ir::ExprOp::kVar || !chooser_->kids.empty())) {
       chooser_ = nullptr;
     }
     auto out = reads(id, carried, false, seen_defs);
     chooser_ = nullptr;
+    element_ = -1;
     return out;
   }
 
  private:
   mutable const ir::ExprNode* chooser_ = nullptr;
   mutable bool zones_only_ = false;  // only the zones read, not what variables carry
+  mutable ir::Slot element_ = -1;
 
   std::optional<grammar::SourceSpan> reads(ir::ExprId id, bool carried, bool counted, std::vector<bool>& seen_defs) const {
     if (id < 0) return std::nullopt;
@@ -77,6 +82,7 @@ class HiddenFlows {
       case ir::ExprOp::kLocal:
         if (zones_only_) break;
         if (chooser_ != nullptr && chooser_->op == ir::ExprOp::kLocal && chooser_->index == n.index) break;
+        if (element_ >= 0 && n.index == element_) break;
         if (n.index >= 0 && static_cast<std::size_t>(n.index) < local_.size() && local_[static_cast<std::size_t>(n.index)]) {
           return local_[static_cast<std::size_t>(n.index)];
         }
@@ -304,7 +310,8 @@ void check_knowable_moves(const Context& ctx, std::vector<Finding>& out) {
   for (std::size_t i = 0; i < ir.code.size(); ++i) {
     const auto pc = static_cast<std::int32_t>(i);
     const ir::Instr& in = ir.code[i];
-    if (in.code != ir::OpCode::kChoose || !ctx.invariants.at(pc).reached()) continue;
+    const bool mixed = in.code == ir::OpCode::kChooseMixed;
+    if ((in.code != ir::OpCode::kChoose && !mixed) || !ctx.invariants.at(pc).reached()) continue;
     if (in.c < 0) continue;  // drawn at random: no player decides, so no player needs to see the options
     ++choices;
     const std::string rule = in.rule >= 0 ? fmt::format("'{}'", ir.labels[static_cast<std::size_t>(in.rule)]) : "a choice";
@@ -312,11 +319,23 @@ void check_knowable_moves(const Context& ctx, std::vector<Finding>& out) {
       unclear.push_back(fmt::format("{} at {}: it is asked (or not) by a test or a loop that reads hidden cards ({})", rule,
                                     ctx.where(ir.span_of(in)), ctx.where(*test)));
     }
-    // Who chooses is not an option: the chooser knows it is asked.
-    for (const ir::ExprId e : {in.b, in.d}) {
-      if (const auto hidden = flows.reads(e, true, in.c)) {
-        unclear.push_back(fmt::format("{} at {}: its options read a value that may carry hidden cards (from {})", rule,
-                                      ctx.where(ir.span_of(in)), ctx.where(*hidden)));
+    // What the options are computed from: a choice's domain and filter; for a decision with
+    // alternatives, every alternative's domain and guard (the moves are the pairs of an
+    // alternative and an element of its domain that passes its guard, so they are known when
+    // all of these are). A guard's own element is known when its domain is, which is checked
+    // by itself. Who chooses is not an option: the chooser knows it is asked.
+    std::vector<std::pair<ir::ExprId, ir::Slot>> sources{{in.b, -1}, {in.d, -1}};
+    if (mixed) {
+      sources.clear();
+      for (const ir::AlternativeInfo& a : ir.mixed_choices[static_cast<std::size_t>(in.b)].alternatives) {
+        sources.emplace_back(a.domain, -1);
+        sources.emplace_back(a.guard, a.slot);
+      }
+    }
+    for (const auto& [e, element] : sources) {
+      if (const auto hidden = flows.reads(e, true, in.c, element)) {
+        unclear.push_back(fmt::format("{} at {}: its {} read a value that may carry hidden cards (from {})", rule,
+                                      ctx.where(ir.span_of(in)), mixed ? "moves" : "options", ctx.where(*hidden)));
         break;
       }
     }
@@ -343,8 +362,8 @@ void check_knowable_moves(const Context& ctx, std::vector<Finding>& out) {
         std::vector<z3::expr> facts{inv, read.guard, z3::mk_or(bad)};
         facts.insert(facts.end(), scratch.assumptions.begin(), scratch.assumptions.end());
         if (ctx.check(facts) == z3::unsat) continue;
-        const std::string text = fmt::format("{} at {}: its options read the cards of {} ({})", rule,
-                                             ctx.where(ir.span_of(in)), info.name, ctx.where(read.span));
+        const std::string text = fmt::format("{} at {}: its {} read the cards of {} ({})", rule, ctx.where(ir.span_of(in)),
+                                             mixed ? "moves" : "options", info.name, ctx.where(read.span));
         if (info.visibility == ir::Visibility::kOwner && info.per_player) {
           leaks.push_back(text + ", which may belong to another player");
         } else {

@@ -273,6 +273,18 @@ ChoiceReads Encoder::Run::choice_reads(std::int32_t pc) {
   const ir::Instr& in = ir_.code[static_cast<std::size_t>(pc)];
   ChoiceReads out{in.c >= 0 ? as_int(eval(in.c)) : num(-1), {}};
   reads_ = &out.zones;
+  if (in.code == ir::OpCode::kChooseMixed) {
+    // Every alternative's domain, and its guard for any element (or none): the moves listed.
+    for (const ir::AlternativeInfo& a : ir_.mixed_choices[static_cast<std::size_t>(in.b)].alternatives) {
+      if (a.domain >= 0) (void)eval(a.domain);
+      if (a.guard < 0) continue;
+      const auto old = a.slot >= 0 ? bind(a.slot, unknown()) : std::nullopt;
+      (void)eval(a.guard);
+      if (a.slot >= 0) unbind(a.slot, old);
+    }
+    reads_ = nullptr;
+    return out;
+  }
   (void)eval(in.b);
   if (in.d >= 0) {
     const auto old = bind(in.a, unknown());

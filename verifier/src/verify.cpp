@@ -276,22 +276,6 @@ VerifyReport verify_setting(const ri::Machine& machine, const VerifyOptions& opt
       f.message = "not decided: the vacuity check failed (" + vacuous + "); " + f.message;
     }
   }
-  // Whether the moves of a decision with alternatives depend on hidden cards is not analysed
-  // yet (knowable.cpp decides it for `choose` only; its walk over the alternatives has no
-  // oracle behind it): that property is unknown, with the place that stops it. The other
-  // properties rest on the decision's encoding (symbolic_instr.cpp: one of the legal moves,
-  // no legal move an obligation), which the soundness oracle checks against the interpreter.
-  for (std::size_t pc = 0; pc < ir.code.size(); ++pc) {
-    if (ir.code[pc].code != ir::OpCode::kChooseMixed) continue;
-    const std::string why = fmt::format("the moves of a decision with alternatives ('choose by' at {}) are not analysed "
-                                        "for hidden cards yet", machine.where(ir.instr_spans[pc]));
-    for (Finding& f : report.findings) {
-      if (f.property != "knowable-moves" || f.counterexample.has_value() || f.status == Status::kUnknown) continue;
-      f.status = Status::kUnknown;
-      f.message = "not decided: " + why + "; " + f.message;
-    }
-    break;
-  }
   // Payoffs are evaluated when `end game` runs, and one that faults (a zero denominator, an
   // overflow) stops the game with that fault. The encoding does not evaluate them, so
   // what it proves about faults or about games that end well does not cover them.

@@ -1,0 +1,188 @@
+// knowable-moves for decisions with alternatives (verifier/src/knowable.cpp): the moves of a
+// `choose by` are the pairs of an alternative and an element of its domain that passes its
+// guard, so every domain and guard is checked as a choice's domain and filter are. As for
+// `choose`, a decision whose moves may read hidden cards is left unknown, never refuted: the
+// evidence that it is a real leak is a pair of games (tests/verifier/corpus/98, 99: witness
+// and contrast logs) that replay to the same view for the chooser with other legal moves.
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include "interpreter/game_fixture.hpp"
+#include "rulebook/logs/replay.hpp"
+#include "rulebook/verifier/verify.hpp"
+#include "support.hpp"
+
+namespace ri = rulebook::interpreter;
+namespace rv = rulebook::verifier;
+
+namespace {
+
+rv::Finding knowable(const ri::Machine& machine) {
+  rv::VerifyOptions options;
+  options.players = 2;
+  options.properties = {"knowable-moves"};
+  options.games = 60;
+  options.timeout_seconds = 20;
+  options.search_states = 20000;
+  options.search_seconds = 5;
+  const rv::VerifyReport report = rv::verify(machine, options);
+  REQUIRE(report.findings.size() == 1);
+  const rv::Finding& f = report.findings.front();
+  INFO(fmt::format("{}: {}\n{}", rv::status_name(f.status), f.message, fmt::join(f.details, "\n")));
+  CHECK(f.property == "knowable-moves");
+  return f;
+}
+
+rv::Finding knowable_file(const std::string& corpus_file) {
+  return knowable(*rulebook::test::machine_for_file("tests/verifier/corpus/" + corpus_file));
+}
+
+// What seat 0 sees where a log stops, and its legal moves as typed.
+struct Seen {
+  std::vector<std::string> view;
+  std::vector<std::string> moves;
+};
+
+Seen replay_to_decision(const ri::Machine& machine, const std::string& log_file) {
+  rulebook::grammar::SourceManager sources;
+  const auto id = sources.add(log_file, rulebook::test::read_text(rulebook::test::source_path("tests/verifier/corpus/" + log_file)));
+  ri::ReplayOptions options;
+  options.partial = true;
+  const ri::ReplayResult r = ri::replay(machine, sources, id, options);
+  REQUIRE(r.outcome == ri::ReplayOutcome::kOk);
+  REQUIRE(!r.ended);
+  REQUIRE(r.final_state);
+  const ri::State& state = *r.final_state;
+  const ri::View view = machine.view(state, 0);
+  REQUIRE(view.to_move);
+  CHECK(*view.to_move == 0);
+  Seen out;
+  for (const ri::ZoneView& z : view.zones) {
+    std::string line = z.name + ":";
+    for (std::size_t i = 0; i < z.cards.size(); ++i) {
+      line += " " + (z.cards[i] ? machine.card_name(state, *z.cards[i]) : std::string("?"));
+      if (i < z.face_up.size() && z.face_up[i]) line += "^";
+    }
+    out.view.push_back(line);
+  }
+  for (const auto& [name, value] : view.vars) out.view.push_back(name + " = " + machine.value_text(state, value));
+  for (std::size_t i = 0; i < machine.legal_moves(state).size(); ++i) out.moves.push_back(machine.move_text(state, i));
+  return out;
+}
+
+// The witness and the contrast log show seat 0 the same cards and values, with other moves.
+void check_evidence(const std::string& base) {
+  const auto machine = rulebook::test::machine_for_file("tests/verifier/corpus/" + base + ".rules");
+  const Seen witness = replay_to_decision(*machine, base + ".witness.jsonl");
+  const Seen contrast = replay_to_decision(*machine, base + ".contrast.jsonl");
+  INFO(fmt::format("witness moves: {}; contrast moves: {}", fmt::join(witness.moves, ", "), fmt::join(contrast.moves, ", ")));
+  CHECK(witness.view == contrast.view);
+  CHECK(witness.moves != contrast.moves);
+}
+
+std::string with_round(const std::string& round) {
+  return R"(game "Knowable alternatives"
+players 2
+cards {
+  chip: 3
+  gem: 1
+}
+zone deck: pile hidden
+zone hand(p): set owner
+zone table: pile public
+var n: int = 0
+setup {
+  move box to deck
+  shuffle deck
+  deal 1 from deck to hand(seat 0)
+  deal 1 from deck to hand(seat 1)
+}
+round {
+)" + round + "}\n";
+}
+
+}  // namespace
+
+TEST_CASE("knowmixed: a guard on the hidden deck's top card, in a rare state, is not proved; two games show the leak",
+          "[knowmixed][verifier]") {
+  const rv::Finding f = knowable_file("98-know-alternative-peek.rules");
+  CHECK(f.status == rv::Status::kUnknown);
+  CHECK(fmt::format("{}", fmt::join(f.details, "\n")).find("its moves read the cards of deck") != std::string::npos);
+  check_evidence("98-know-alternative-peek");
+}
+
+TEST_CASE("knowmixed: the twin whose guard reads the public discard pile is proved", "[knowmixed][verifier]") {
+  const rv::Finding f = knowable_file("98-know-alternative-peek.fixed.rules");
+  CHECK(f.status == rv::Status::kProved);
+  CHECK(f.message.find("not analysed") == std::string::npos);
+}
+
+TEST_CASE("knowmixed: an alternative's element in another player's hidden hand is not proved; two games show the leak",
+          "[knowmixed][verifier]") {
+  const rv::Finding f = knowable_file("99-know-alternative-take.rules");
+  CHECK(f.status == rv::Status::kUnknown);
+  CHECK(fmt::format("{}", fmt::join(f.details, "\n")).find("which may belong to another player") != std::string::npos);
+  check_evidence("99-know-alternative-take");
+}
+
+TEST_CASE("knowmixed: the twin whose element is a card of the public table is proved", "[knowmixed][verifier]") {
+  CHECK(knowable_file("99-know-alternative-take.fixed.rules").status == rv::Status::kProved);
+}
+
+TEST_CASE("knowmixed: guards on public counts and the chooser's own hand are proved", "[knowmixed][verifier]") {
+  // `play` reads its element (a card of seat 0's own hand) in its guard; `draw` and `stop`
+  // read only numbers of cards, which everyone sees.
+  const auto machine = rulebook::test::machine_for(with_round(R"(
+  rule turn: choose by seat 0 {
+    play c in hand(seat 0) where kind(c) == gem or count(hand(seat 1)) > 0 {
+      move c to table
+    }
+    draw where count(deck) > 0 and count(hand(seat 0)) < 3 {
+      deal 1 from deck to hand(seat 0)
+    }
+    stop where count(deck) == 0 or count(table) > 1 {
+      end game winners players
+    }
+  }
+  if count(hand(seat 0)) + count(deck) == 0 { end game winners players }
+)"));
+  CHECK(knowable(*machine).status == rv::Status::kProved);
+}
+
+TEST_CASE("knowmixed: a guard on another player's hidden hand, or on the hidden deck through a variable, is not proved",
+          "[knowmixed][verifier]") {
+  SECTION("another player's hand, in the guard of an alternative without an element") {
+    const auto machine = rulebook::test::machine_for(with_round(R"(
+  rule turn: choose by seat 0 {
+    guess where exists c in hand(seat 1): kind(c) == gem {
+      end game winners players
+    }
+    stop {
+      end game winners players
+    }
+  }
+)"));
+    const rv::Finding f = knowable(*machine);
+    CHECK(f.status == rv::Status::kUnknown);
+    CHECK(fmt::format("{}", fmt::join(f.details, "\n")).find("which may belong to another player") != std::string::npos);
+  }
+  SECTION("the hidden deck's top card, carried by a variable into a guard") {
+    const auto machine = rulebook::test::machine_for(with_round(R"(
+  if n == 0 and kind(top(deck)) == gem { set n := 1 }
+  rule turn: choose by seat 0 {
+    bet where n == 1 {
+      end game winners players
+    }
+    stop {
+      end game winners players
+    }
+  }
+)"));
+    const rv::Finding f = knowable(*machine);
+    CHECK(f.status == rv::Status::kUnknown);
+    CHECK(fmt::format("{}", fmt::join(f.details, "\n")).find("a value that may carry hidden cards") != std::string::npos);
+  }
+}
