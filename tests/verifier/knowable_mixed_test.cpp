@@ -186,3 +186,53 @@ TEST_CASE("knowmixed: a guard on another player's hidden hand, or on the hidden 
     CHECK(fmt::format("{}", fmt::join(f.details, "\n")).find("a value that may carry hidden cards") != std::string::npos);
   }
 }
+
+TEST_CASE("knowmixed: which alternative was taken is seen by all; an element among hidden cards is not",
+          "[knowmixed][verifier]") {
+  SECTION("a variable written by the alternative a guard on the chooser's own hand allowed: proved") {
+    // Seat 1 sees seat 0 take `show` (a move), so its options may depend on it.
+    const auto machine = rulebook::test::machine_for(with_round(R"(
+  rule turn: choose by seat 0 {
+    show where exists c in hand(seat 0): kind(c) == gem {
+      set n := 1
+    }
+    hide {
+      set n := 0
+    }
+  }
+  rule answer: choose by seat 1 {
+    call where n == 1 {
+      end game winners players
+    }
+    fold {
+      end game winners players
+    }
+  }
+)"));
+    CHECK(knowable(*machine).status == rv::Status::kProved);
+  }
+  SECTION("a variable written from an element of the chooser's hidden hand: not proved for the other player") {
+    const auto machine = rulebook::test::machine_for(with_round(R"(
+  rule turn: choose by seat 0 {
+    give c in hand(seat 0) {
+      if kind(c) == gem { set n := 1 }
+      move c to deck
+    }
+    keep {
+      set n := 0
+    }
+  }
+  rule answer: choose by seat 1 {
+    call where n == 1 {
+      end game winners players
+    }
+    fold {
+      end game winners players
+    }
+  }
+)"));
+    const rv::Finding f = knowable(*machine);
+    CHECK(f.status == rv::Status::kUnknown);
+    CHECK(fmt::format("{}", fmt::join(f.details, "\n")).find("'answer'") != std::string::npos);
+  }
+}

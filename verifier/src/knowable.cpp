@@ -162,10 +162,11 @@ class HiddenFlows {
         return mark(local(in.a), among ? among : from);
       }
       case ir::OpCode::kChooseMixed: {
-        // As kChoose, alternative by alternative; which alternative was taken is seen by all
-        // unless a guard reads what they cannot see.
+        // As kChoose, alternative by alternative. Which alternative was taken is a move
+        // everyone sees, like a card played face up: what it tells of the guards (the
+        // chooser's own hand) is then public. Guards that read what the chooser cannot see
+        // are reported at the decision itself.
         for (const ir::AlternativeInfo& a : ir_.mixed_choices[static_cast<std::size_t>(in.b)].alternatives) {
-          value(a.guard);
           if (a.slot < 0) continue;
           zones_only_ = true;
           const std::optional<grammar::SourceSpan> among = reads(a.domain);
