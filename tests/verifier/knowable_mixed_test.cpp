@@ -154,7 +154,7 @@ TEST_CASE("knowmixed: guards on public counts and the chooser's own hand are pro
 
 TEST_CASE("knowmixed: a guard on another player's hidden hand, or on the hidden deck through a variable, is not proved",
           "[knowmixed][verifier]") {
-  SECTION("another player's hand, in the guard of an alternative without an element") {
+  SECTION("a guard on another player's hand") {
     const auto machine = rulebook::test::machine_for(with_round(R"(
   rule turn: choose by seat 0 {
     guess where exists c in hand(seat 1): kind(c) == gem {
@@ -169,7 +169,7 @@ TEST_CASE("knowmixed: a guard on another player's hidden hand, or on the hidden 
     CHECK(f.status == rv::Status::kUnknown);
     CHECK(fmt::format("{}", fmt::join(f.details, "\n")).find("which may belong to another player") != std::string::npos);
   }
-  SECTION("the hidden deck's top card, carried by a variable into a guard") {
+  SECTION("the hidden top card through a variable") {
     const auto machine = rulebook::test::machine_for(with_round(R"(
   if n == 0 and kind(top(deck)) == gem { set n := 1 }
   rule turn: choose by seat 0 {
@@ -189,7 +189,7 @@ TEST_CASE("knowmixed: a guard on another player's hidden hand, or on the hidden 
 
 TEST_CASE("knowmixed: which alternative was taken is seen by all; an element among hidden cards is not",
           "[knowmixed][verifier]") {
-  SECTION("a variable written by the alternative a guard on the chooser's own hand allowed: proved") {
+  SECTION("an alternative allowed by the chooser's own hand") {
     // Seat 1 sees seat 0 take `show` (a move), so its options may depend on it.
     const auto machine = rulebook::test::machine_for(with_round(R"(
   rule turn: choose by seat 0 {
@@ -211,7 +211,7 @@ TEST_CASE("knowmixed: which alternative was taken is seen by all; an element amo
 )"));
     CHECK(knowable(*machine).status == rv::Status::kProved);
   }
-  SECTION("a variable written from an element of the chooser's hidden hand: not proved for the other player") {
+  SECTION("an element of a hidden hand, read by another player") {
     const auto machine = rulebook::test::machine_for(with_round(R"(
   rule turn: choose by seat 0 {
     give c in hand(seat 0) {
