@@ -163,9 +163,10 @@ class HiddenFlows {
       }
       case ir::OpCode::kChooseMixed: {
         // As kChoose, alternative by alternative. Which alternative was taken is a move
-        // everyone sees, like a card played face up: what it tells of the guards (the
-        // chooser's own hand) is then public. Guards that read what the chooser cannot see
-        // are reported at the decision itself.
+        // everyone sees (the narrator tells every player its name; such a decision is never
+        // secret), like a card played face up: what it tells of the guards (the chooser's own
+        // hand) is then public. Guards that read what the chooser cannot see are reported at
+        // the decision itself.
         for (const ir::AlternativeInfo& a : ir_.mixed_choices[static_cast<std::size_t>(in.b)].alternatives) {
           if (a.slot < 0) continue;
           zones_only_ = true;
