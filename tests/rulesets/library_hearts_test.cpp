@@ -346,7 +346,7 @@ TEST_CASE("hearts: \"The player with the fewest points wins\"; interpretation: a
 // The usual rule for other counts (yourgametips.com, "Can you play hearts with 3 people?"):
 // "In a 3-player game, the 2 of diamonds is removed, and each player gets 17 cards. In a
 // 5-player game, the two of diamonds and two of clubs are removed; each player gets 10
-// cards"; "If the 2 has been removed ..., then the 3 of clubs is led".
+// cards". With five, the lowest club in play, the three, leads (an interpretation).
 
 namespace {
 
@@ -373,7 +373,7 @@ TEST_CASE("hearts, three players: \"the 2 of diamonds is removed, and each playe
 }
 
 TEST_CASE("hearts, five players: \"the two of diamonds and two of clubs are removed; each player gets 10 cards\", and "
-          "\"the 3 of clubs is led\"",
+          "interpretation: the 3 of clubs leads",
           "[library][hearts]") {
   Game g = start_hearts_with(5);
   CHECK(sorted(g.zone("aside")) == Strings{"2C", "2D"});
