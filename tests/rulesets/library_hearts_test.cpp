@@ -341,3 +341,83 @@ TEST_CASE("hearts: \"The player with the fewest points wins\"; interpretation: a
   CHECK(std::vector<int>(g.state.winners.begin(), g.state.winners.end()) == std::vector<int>{3});
   CHECK(shares(g) == Strings{"-1/3", "-1/3", "-1/3", "1"});
 }
+
+// ---- three or five players -----------------------------------------------------------------
+// The usual rule for other counts (yourgametips.com, "Can you play hearts with 3 people?"):
+// "In a 3-player game, the 2 of diamonds is removed, and each player gets 17 cards. In a
+// 5-player game, the two of diamonds and two of clubs are removed; each player gets 10
+// cards". With five, the lowest club in play, the three, leads (an interpretation).
+
+namespace {
+
+Game start_hearts_with(int players, std::uint64_t seed = 1) {
+  Game g;
+  g.machine = rulebook::test::machine_for_file("rulesets/library/hearts.rules");
+  ri::GameConfig config;
+  config.players = players;
+  config.seed = seed;
+  g.state = g.machine->start(config);
+  if (g.state.fault) FAIL("fault: " << g.state.fault->message);
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("hearts, three players: \"the 2 of diamonds is removed, and each player gets 17 cards\"", "[library][hearts]") {
+  for (const std::uint64_t seed : {1u, 2u, 3u}) {
+    const Game g = start_hearts_with(3, seed);
+    CHECK(g.zone("aside") == Strings{"2D"});
+    CHECK(g.zone("deck").empty());
+    for (int p = 0; p < 3; ++p) CHECK(g.zone("hand", p).size() == 17);
+  }
+}
+
+TEST_CASE("hearts, five players: \"the two of diamonds and two of clubs are removed; each player gets 10 cards\", and "
+          "interpretation: the 3 of clubs leads",
+          "[library][hearts]") {
+  Game g = start_hearts_with(5);
+  CHECK(sorted(g.zone("aside")) == Strings{"2C", "2D"});
+  for (int p = 0; p < 5; ++p) CHECK(g.zone("hand", p).size() == 10);
+  rulebook::test::play_first_moves_until(g, [](const Game& x) { return x.state.decision && rule_to_move(x) == "play_card"; });
+  CHECK(g.legal() == Strings{"3C"});
+  CHECK(contains(g.zone("hand", to_move(g)), "3C"));
+  // Ten tricks a hand: after nine, each player holds one card.
+  rulebook::test::play_first_moves_until(g, [](const Game& x) { return x.int_var("tricks") == 9; });
+  for (int p = 0; p < 5; ++p) CHECK(g.zone("hand", p).size() == 1);
+}
+
+TEST_CASE("hearts, three players: interpretation: nobody sits across, so the passes go left, right, then none",
+          "[library][hearts]") {
+  Game g = start_hearts_with(3);
+  for (const std::int64_t hand : {1, 2, 4}) {
+    rulebook::test::play_first_moves_until(g, [&](const Game& x) { return x.int_var("hand_number") == hand; });
+    REQUIRE(rule_to_move(g) == "pass_card");
+    std::map<int, Strings> passed;
+    for (int i = 0; i < 9; ++i) {
+      const int p = to_move(g);
+      const std::string c = g.legal().front();
+      passed[p].push_back(c);
+      g.choose(c);
+    }
+    REQUIRE(rule_to_move(g) == "play_card");
+    for (const auto& [p, cards] : passed) {
+      const int receiver = hand == 2 ? (p + 2) % 3 : (p + 1) % 3;
+      for (const std::string& c : cards) CHECK(contains(g.zone("hand", receiver), c));
+    }
+    if (hand == 2) {
+      rulebook::test::play_first_moves_until(g, [](const Game& x) { return x.int_var("hand_number") == 3; });
+      CHECK(rule_to_move(g) == "play_card");  // the third hand: no pass
+      CHECK(g.legal() == Strings{"2C"});
+    }
+  }
+}
+
+TEST_CASE("hearts, three players: 17 tricks a hand, and the queen and the 13 hearts still cost 26 points in all",
+          "[library][hearts]") {
+  Game g = start_hearts_with(3);
+  rulebook::test::play_first_moves_until(g, [](const Game& x) { return x.int_var("tricks") == 16; });
+  for (int p = 0; p < 3; ++p) CHECK(g.zone("hand", p).size() == 1);
+  rulebook::test::play_first_moves_until(g, [](const Game& x) { return x.int_var("hand_number") == 2; });
+  const std::int64_t total = g.int_var("points", 0) + g.int_var("points", 1) + g.int_var("points", 2);
+  CHECK((total == 26 || total == 52));  // 52: someone shot the moon
+}

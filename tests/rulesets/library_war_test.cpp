@@ -197,3 +197,119 @@ TEST_CASE("war: nobody decides anything: the shuffle decides the whole game", "[
   CHECK(g.state.finished);
   CHECK(g.state.moves == 0);
 }
+
+// ---- three or four players ----------------------------------------------------------------
+// The rule for more players (musicmindgames.com, "War", More Than Two Players): "Divide the
+// cards among three players and play normally. When two of the three players have equal card
+// values larger than the third player's card, only they have a war."
+
+namespace {
+
+// The shuffled deck that deals these stacks to `players` players, each stack given from the
+// top down and complete (the deal goes one card at a time clockwise from seat 1 until the
+// deck is out, so with three seat 1 has 18 cards and the others 17).
+Strings deck_for_seats(const std::vector<Strings>& stacks) {
+  const std::size_t n = stacks.size();
+  std::vector<Strings> dealt(n);
+  std::size_t total = 0;
+  for (std::size_t s = 0; s < n; ++s) {
+    dealt[s] = Strings(stacks[s].rbegin(), stacks[s].rend());  // the top card is dealt last
+    total += dealt[s].size();
+  }
+  REQUIRE(total == 52);
+  Strings top_first;
+  std::vector<std::size_t> next(n, 0);
+  for (std::size_t k = 0; top_first.size() < 52; ++k) {
+    const std::size_t seat = (1 + k) % n;
+    REQUIRE(next[seat] < dealt[seat].size());
+    top_first.push_back(dealt[seat][next[seat]++]);
+  }
+  std::reverse(top_first.begin(), top_first.end());  // the shuffle result is bottom to top
+  return top_first;
+}
+
+// Stacks whose tops are the given cards; the cards left over fill the stacks below them in
+// deck order, to 17 cards each and 18 for seat 1 (three players) or 13 each (four).
+std::vector<Strings> stacks_with_tops(std::vector<Strings> tops) {
+  const std::size_t n = tops.size();
+  Strings used;
+  for (const Strings& t : tops) used.insert(used.end(), t.begin(), t.end());
+  std::size_t seat = 0;
+  for (const std::string& c : full_deck()) {
+    if (std::find(used.begin(), used.end(), c) != used.end()) continue;
+    auto size_of = [&](std::size_t s) { return 52 / n + (s == 1 && n == 3 ? 1 : 0); };
+    while (tops[seat].size() >= size_of(seat)) seat = (seat + 1) % n;
+    tops[seat].push_back(c);
+  }
+  return tops;
+}
+
+Game start_war_with(int players, const std::vector<Strings>& stacks, int max_battles) {
+  Game g;
+  g.machine = rulebook::test::machine_for_file(kRules);
+  ri::GameConfig config;
+  config.players = players;
+  config.seed = 1;
+  config.options = {{"max_battles", std::to_string(max_battles)}};
+  ri::ScriptedShuffles shuffles({deck_for_seats(stacks)});
+  g.state = g.machine->start(config, &shuffles);
+  if (g.state.fault) FAIL("fault: " << g.state.fault->message);
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("war, three players: \"Divide the cards among three players\": 18, 17 and 17, seat 1 first", "[library][war]") {
+  // One battle: AS beats 2D and 3D.
+  const Game g = start_war_with(3, stacks_with_tops({{"AS"}, {"2D"}, {"3D"}}), 1);
+  REQUIRE(g.state.finished);
+  CHECK(g.zone("deck").empty());
+  CHECK(g.zone("stack", 0).size() == 19);
+  CHECK(g.zone("stack", 1).size() == 17);
+  CHECK(g.zone("stack", 2).size() == 16);
+  CHECK(winners(g) == Ints{0});  // the most cards at the cap
+}
+
+TEST_CASE("war, three players: \"When two of the three players have equal card values larger than the third player's "
+          "card, only they have a war\"",
+          "[library][war]") {
+  // Seats 1 and 2 tie with kings over seat 0's five; they each put one card face down and one
+  // up, seat 2's ace beats seat 1's queen and takes all seven cards. Seat 0 puts down no more.
+  const Game g = start_war_with(3, stacks_with_tops({{"5C"}, {"KC", "2S", "QC"}, {"KD", "3S", "AD"}}), 1);
+  REQUIRE(g.state.finished);
+  CHECK(g.zone("stack", 0).size() == 16);
+  CHECK(g.zone("stack", 1).size() == 15);
+  CHECK(g.zone("stack", 2).size() == 21);
+  // The winner's own pile goes under first, then the others' in seat order from him, each
+  // under the one before: from the bottom up, seat 1's, seat 0's, then seat 2's own.
+  CHECK(bottom_up(g, 2, 7) == Strings{"KC", "2S", "QC", "5C", "KD", "3S", "AD"});
+  for (int p = 0; p < 3; ++p) CHECK(g.zone("table", p).empty());
+}
+
+TEST_CASE("war, three players: \"If all three players have cards of equal value, they all have a war\"",
+          "[library][war]") {
+  const Game g = start_war_with(3, stacks_with_tops({{"9C", "2C", "KC"}, {"9D", "2D", "QD"}, {"9H", "2H", "3H"}}), 1);
+  REQUIRE(g.state.finished);
+  CHECK(g.zone("stack", 0).size() == 23);
+  CHECK(g.zone("stack", 1).size() == 15);
+  CHECK(g.zone("stack", 2).size() == 14);
+}
+
+TEST_CASE("war, four players: a player out of cards is out; interpretation: a tied player who cannot put down both cards "
+          "of a war drops out of it",
+          "[library][war]") {
+  // Seat 0 wins the first twelve battles; in the thirteenth its AH ties with seat 3's last
+  // card, AS. Seat 3 has no card left for the war and drops out; seat 0 puts down two cards
+  // and takes the table: it then holds all 52 cards and wins.
+  const std::vector<Strings> stacks{
+      {"AC", "AD", "KC", "KD", "KH", "KS", "QC", "QD", "QH", "QS", "JC", "JD", "AH"},
+      {"JH", "5C", "5D", "5H", "5S", "6C", "6D", "6H", "6S", "7C", "7D", "7H", "7S"},
+      {"JS", "8C", "8D", "8H", "8S", "9C", "9D", "9H", "9S", "10C", "10D", "10H", "10S"},
+      {"2C", "2D", "2H", "2S", "3C", "3D", "3H", "3S", "4C", "4D", "4H", "4S", "AS"}};
+  const Game g = start_war_with(4, stacks, 0);
+  REQUIRE(g.state.finished);
+  CHECK(g.state.rounds == 13);
+  CHECK(winners(g) == Ints{0});
+  CHECK(g.zone("stack", 0).size() == 52);
+  for (int p = 0; p < 4; ++p) CHECK(g.zone("table", p).empty());
+}
