@@ -300,7 +300,10 @@ LogEnded Replayer::ended_at(const State& state) const {
   const Decision& d = *state.decision;
   LogEnded ended{waiting_text(state), state, names_.who(d.player),
                  d.rule >= 0 ? ir_.labels[static_cast<std::size_t>(d.rule)] : "", {}};
-  for (const Value& v : d.options) ended.legal.push_back(names_.notation(state, v));
+  // A decision with alternatives lists its moves as they are written (`bet 2`, `stop`).
+  for (std::size_t i = 0; i < d.options.size(); ++i) {
+    ended.legal.push_back(d.mixed >= 0 ? machine_.move_text(state, i) : names_.notation(state, d.options[i]));
+  }
   return ended;
 }
 

@@ -77,3 +77,21 @@ TEST_CASE("alternatives: simulate runs the decision and is deterministic", "[alt
   CHECK(a.out == b.out);
   CHECK((a.out + a.err).find("rule coverage: 1 of 1 labelled rules fired") != std::string::npos);
 }
+
+TEST_CASE("alternatives: replay --partial lists the waiting decision's moves as written", "[alternatives][cli][replay]") {
+  const std::string dir = rulebook::test::temp_folder();
+  std::string input;
+  for (int i = 0; i < 200; ++i) input += "1\n";
+  // (This seed's game ends in a rule fault, a dead end of the test rules; the log is written.)
+  (void)run_rulebook("play " + rules() + " --seed 2 --log " + quoted(dir + "/g.jsonl"), input);
+  // The log up to the first move: the first decision waits, with only `draw` legal (hands are
+  // empty, the deck is not).
+  const std::string log = rulebook::test::read_text(dir + "/g.jsonl");
+  const auto first_move = log.find("{\"move\"");
+  REQUIRE(first_move != std::string::npos);
+  rulebook::test::write_text(dir + "/part.jsonl", log.substr(0, first_move));
+  const auto r = run_rulebook("replay --partial " + rules() + " " + quoted(dir + "/part.jsonl"));
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("  legal: draw\n") != std::string::npos);
+}

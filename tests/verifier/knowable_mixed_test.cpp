@@ -236,3 +236,20 @@ TEST_CASE("knowmixed: which alternative was taken is seen by all; an element amo
     CHECK(fmt::format("{}", fmt::join(f.details, "\n")).find("'answer'") != std::string::npos);
   }
 }
+
+TEST_CASE("knowable-moves: a choice's filter may read its own element, known when its domain is", "[knowmixed][verifier]") {
+  // As for a guard: `c` ranges over seat 0's own hand, so the filter tells seat 0 nothing hidden.
+  const auto own = rulebook::test::machine_for(with_round(R"(
+  rule take: choose c in hand(seat 0) by seat 0 where kind(c) == gem or count(hand(seat 1)) > 0
+  move c to table
+  if count(hand(seat 0)) == 0 { end game winners players }
+)"));
+  CHECK(knowable(*own).status == rv::Status::kProved);
+  // The filter reads another player's hidden hand beside its element: not proved.
+  const auto other = rulebook::test::machine_for(with_round(R"(
+  rule take: choose c in hand(seat 0) by seat 0 where exists d in hand(seat 1): kind(d) == kind(c)
+  move c to table
+  if count(hand(seat 0)) == 0 { end game winners players }
+)"));
+  CHECK(knowable(*other).status == rv::Status::kUnknown);
+}

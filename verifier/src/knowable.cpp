@@ -324,9 +324,9 @@ void check_knowable_moves(const Context& ctx, std::vector<Finding>& out) {
     // What the options are computed from: a choice's domain and filter; for a decision with
     // alternatives, every alternative's domain and guard (the moves are the pairs of an
     // alternative and an element of its domain that passes its guard, so they are known when
-    // all of these are). A guard's own element is known when its domain is, which is checked
+    // all of these are). A filter's or guard's own element is known when its domain is, checked
     // by itself. Who chooses is not an option: the chooser knows it is asked.
-    std::vector<std::pair<ir::ExprId, ir::Slot>> sources{{in.b, -1}, {in.d, -1}};
+    std::vector<std::pair<ir::ExprId, ir::Slot>> sources{{in.b, -1}, {in.d, in.a}};
     if (mixed) {
       sources.clear();
       for (const ir::AlternativeInfo& a : ir.mixed_choices[static_cast<std::size_t>(in.b)].alternatives) {
