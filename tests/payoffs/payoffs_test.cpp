@@ -199,8 +199,9 @@ TEST_CASE("payoffs: verify proves well-defined or winnability for rules with pay
   int seen = 0;
   for (const auto& f : j.at("reports")[0].at("findings")) {
     ++seen;
-    // The encoding does not evaluate payoffs: a proof resting on it would not cover a payoff's
-    // fault. A win shown by a replayed game evaluated every payoff, so it stands.
+    // `per_point` divides by 0 for a player with 0 points: well-defined is refuted by a game
+    // (the encoding of payoffs, tests/verifier/payoff_encoding_test.cpp, cannot prove it). A win
+    // shown by a replayed game evaluated every payoff, so it stands.
     if (f.at("status") == "proved") {
       CHECK(f.at("property") == "winnability");
       CHECK(f.at("method").get<std::string>().rfind("witness games (", 0) == 0);

@@ -118,6 +118,7 @@ void Encoder::Run::run(std::int32_t pc) {
     }
     case OpCode::kEndGame:
       if (in.a >= 0) (void)eval(in.a);
+      payoffs();  // after the winners, as the interpreter does; a fault there ends no game
       break;
     case OpCode::kJump: to(yes(), in.target); break;
     case OpCode::kJumpIfFalse: {

@@ -358,6 +358,11 @@ class Encoder::Run {
 
   void run(std::int32_t pc);
 
+  // The payoffs `end game` evaluates (symbolic_payoffs.cpp): every payoff for every seat, with
+  // the faults of its expressions, a zero denominator and a ratio that does not fit.
+  void payoffs();
+  void payoff_node(const ir::PayoffInfo& payoff, std::int32_t node, std::int64_t seat);
+
   z3::expr size_of(const Sym& v);
 
   ChoiceReads choice_reads(std::int32_t pc);

@@ -276,19 +276,6 @@ VerifyReport verify_setting(const ri::Machine& machine, const VerifyOptions& opt
       f.message = "not decided: the vacuity check failed (" + vacuous + "); " + f.message;
     }
   }
-  // Payoffs are evaluated when `end game` runs, and one that faults (a zero denominator, an
-  // overflow) stops the game with that fault. The encoding does not evaluate them, so
-  // what it proves about faults or about games that end well does not cover them.
-  if (!ir.payoffs.empty()) {
-    for (Finding& f : report.findings) {
-      if (f.status != Status::kProved || (f.property != "well-defined" && f.property != "winnability")) continue;
-      // A seat's win shown by a replayed game stands: that game evaluated every payoff.
-      if (f.method.starts_with("witness games (")) continue;
-      f.status = Status::kUnknown;
-      f.message = "not decided: the rules declare payoffs, which the verifier does not encode, and a payoff can "
-                  "fault when the game ends (a zero denominator, an overflow); " + f.message;
-    }
-  }
   // Report in the order of the property list.
   std::stable_sort(report.findings.begin(), report.findings.end(), [](const Finding& a, const Finding& b) {
     auto rank = [](const std::string& name) {
