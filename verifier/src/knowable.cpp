@@ -177,10 +177,17 @@ class HiddenFlows {
         return mark(local(in.a), from) || changed;
       }
       case ir::OpCode::kJumpIfFalse: {
-        // Everything written between the test and where it jumps depends on the test.
+        // Everything between the test and where it jumps depends on the test, and so does
+        // everything its `else if` and `else` branches run: a branch ends with a forward jump
+        // over them (ir/src/lower_stmt.cpp), so they lie from the test's target up to where
+        // that jump lands. (A while loop's body ends with a jump back instead.)
         const auto cond = reads(in.a);
         if (!cond) return false;
-        const std::int32_t lo = std::min(pc, in.target), hi = std::max(pc, in.target);
+        std::int32_t lo = std::min(pc, in.target), hi = std::max(pc, in.target);
+        if (in.target > pc && in.target - 1 > pc) {
+          const ir::Instr& last = ir_.code[static_cast<std::size_t>(in.target - 1)];
+          if (last.code == ir::OpCode::kJump && last.target > in.target) hi = last.target;
+        }
         for (std::int32_t q = lo; q < hi; ++q) changed = mark(under_[q], cond) || changed;
         return changed;
       }
