@@ -30,6 +30,8 @@ class HiddenFlows {
       for (std::size_t pc = 0; pc < ir.code.size(); ++pc) changed = visit(static_cast<std::int32_t>(pc)) || changed;
     }
   }
+  // Where seats are swapped in a way that may depend on hidden cards, if anywhere.
+  [[nodiscard]] const std::optional<grammar::SourceSpan>& seats() const { return seats_; }
   // The hidden test a choice (or any instruction) runs under, if any: whether it is asked
   // at all, and which of several choices, may tell the chooser what it cannot see.
   [[nodiscard]] std::optional<grammar::SourceSpan> under(std::int32_t pc) const {
@@ -154,13 +156,25 @@ class HiddenFlows {
       }
       case ir::OpCode::kChoose: {
         // A choice among cards others cannot see is itself unseen by them (a card picked
-        // from a hidden hand). Any other choice is a move everyone sees: options that
-        // depend on hidden values are reported at the choice itself.
+        // from a hidden hand). Any other choice by a player is a move everyone sees: options
+        // that depend on hidden values are reported at the choice itself. A random draw is
+        // checked nowhere, so what its domain carries and what its filter reads go into the
+        // value drawn (a card drawn from a set built from a hidden hand, a number drawn
+        // where a hidden card allows it).
         zones_only_ = true;
-        const std::optional<grammar::SourceSpan> among = reads(in.b);
+        std::optional<grammar::SourceSpan> among = reads(in.b);
         zones_only_ = false;
+        if (!among) among = reads(in.b);
+        if (!among && in.c < 0 && in.d >= 0) among = reads(in.d, false, -1, in.a);
         return mark(local(in.a), among ? among : from);
       }
+      case ir::OpCode::kSwapSeats:
+        // Who sits where is seen by all, but seats swapped under a hidden test, or between
+        // players found from hidden cards, tell what the test read: every seat read then
+        // may carry it (seats_, reported for every choice).
+        value(in.a);
+        value(in.b);
+        return mark(seats_, from);
       case ir::OpCode::kChooseMixed: {
         // As kChoose, alternative by alternative. Which alternative was taken is a move
         // everyone sees (the narrator tells every player its name; such a decision is never
@@ -296,6 +310,7 @@ class HiddenFlows {
   }
 
   std::map<std::int32_t, std::optional<grammar::SourceSpan>> under_;  // by pc: a hidden test it runs under
+  std::optional<grammar::SourceSpan> seats_;  // a swap of seats that may depend on hidden cards
 };
 
 }  // namespace
@@ -327,6 +342,11 @@ void check_knowable_moves(const Context& ctx, std::vector<Finding>& out) {
     if (const auto test = flows.under(pc)) {
       unclear.push_back(fmt::format("{} at {}: it is asked (or not) by a test or a loop that reads hidden cards ({})", rule,
                                     ctx.where(ir.span_of(in)), ctx.where(*test)));
+    }
+    if (const auto& swap = flows.seats()) {
+      unclear.push_back(fmt::format("{} at {}: seats are swapped where hidden cards decide it ({}), and who sits where "
+                                    "may decide its chooser or its options", rule, ctx.where(ir.span_of(in)),
+                                    ctx.where(*swap)));
     }
     // What the options are computed from: a choice's domain and filter; for a decision with
     // alternatives, every alternative's domain and guard (the moves are the pairs of an

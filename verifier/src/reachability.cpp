@@ -1,6 +1,7 @@
-// Reachability: every labelled rule fires in some game. A witness game (sampled or found by
-// the exhaustive search) shows that it does; the invariant `false` at the rule, proved
-// inductive, shows that it never can.
+// Reachability: every labelled rule fires (starts and then acts: State::fired, not only
+// State::reached) in some game. A witness game (sampled or found by the exhaustive search)
+// shows that it does; the invariant `false` at the rule's start, proved inductive, shows that
+// it never can (a rule never reached never fires).
 #include <chrono>
 #include <string>
 #include <vector>
@@ -17,7 +18,7 @@ void check_reachability(Context& ctx, std::vector<Finding>& out) {
   const std::size_t labels = ctx.ir.labels.size();
   std::vector<bool> fired(labels, false);
   for (const ri::GameResult& g : ctx.sampling.games) {
-    for (std::size_t l = 0; l < labels && l < g.reached.size(); ++l) fired[l] = fired[l] || g.reached[l] > 0;
+    for (std::size_t l = 0; l < labels && l < g.fired.size(); ++l) fired[l] = fired[l] || g.fired[l] > 0;
   }
   std::vector<std::string> searched;
   for (const SearchHit& hit : ctx.search.hits) {

@@ -94,7 +94,7 @@ class Encoder {
     // Only "has fired" of the labels looked for: the counts grow forever and no rule reads them.
     for (const std::int32_t label : labels_) {
       const auto at = static_cast<std::size_t>(label);
-      w.push_back(at < s.reached.size() && s.reached[at] > 0 ? 1 : 0);
+      w.push_back(at < s.fired.size() && s.fired[at] > 0 ? 1 : 0);
     }
   }
 
@@ -297,7 +297,7 @@ class Search {
     }
     for (std::size_t i = 0; i < goal_.labels.size(); ++i) {
       const auto label = static_cast<std::size_t>(goal_.labels[i]);
-      if (!label_found_[i] && label < state.reached.size() && state.reached[label] > 0) {
+      if (!label_found_[i] && label < state.fired.size() && state.fired[label] > 0) {
         label_found_[i] = true;
         hit(SearchHit::What::kFired, goal_.labels[i], id);
       }

@@ -55,7 +55,7 @@ struct SearchGoal {
   bool faults = true;                  // a state where the rules fault (State::fault set)
   std::vector<ir::ExprId> invariants;  // declared invariants (ir.invariants[i].condition):
                                        // false at a decision or at the end
-  std::vector<std::int32_t> labels;    // labelled rules to see fire (State::reached[label] > 0)
+  std::vector<std::int32_t> labels;    // labelled rules to see fire (State::fired[label] > 0)
   std::vector<ri::PlayerId> winners;   // seats to see win (State::winners)
   bool lassos = true;                  // a cycle of decisions the game can repeat forever
 };
