@@ -4,6 +4,7 @@
 // the fault; their fixed twins are proved (before the encoding every proof of well-defined was
 // turned into unknown for rules with payoffs); the soundness oracle checks the end-game step
 // against the interpreter, faults included.
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -117,10 +118,13 @@ TEST_CASE("payoffverify: winnability and well-defined are both proved for rules 
 }
 
 TEST_CASE("payoffverify: the oracle checks the end-game step with payoffs, faults included", "[payoffverify]") {
+  // Under the sanitizers (RULEBOOK_TEST_DIVISOR) fewer games and states, at least four each:
+  // the full run takes two minutes in a release build.
+  const auto scaled = [](std::int64_t n) { return static_cast<std::int32_t>(std::max<std::int64_t>(4, rulebook::test::games(n))); };
   rv::OracleOptions options;
-  options.games = 60;
-  options.per_cut = 20;
-  options.mutations = 20;
+  options.games = scaled(60);
+  options.per_cut = scaled(20);
+  options.mutations = scaled(20);
   options.choices = 7;  // every option of the boundary file's decisions
   const std::vector<std::string> files = {"payoff-zero-denominator.rules",      "payoff-zero-denominator-fixed.rules",
                                           "payoff-overflow-numerator.rules",    "payoff-overflow-numerator-fixed.rules",
@@ -135,8 +139,8 @@ TEST_CASE("payoffverify: the oracle checks the end-game step with payoffs, fault
     if (file == "payoff-boundaries.rules") {
       // The states at its last decision come from random games: enough of them that each of
       // the 49 pairs of numerator and denominator is among the kept ones (about 8 times).
-      these.games = 800;
-      these.per_cut = 400;
+      these.games = scaled(800);
+      these.per_cut = scaled(400);
       these.mutations = 0;
     }
     const rv::OracleReport report = rv::check_abstraction(*machine, config, these);
