@@ -15,6 +15,7 @@
 #include "rulebook/logs/replay.hpp"
 #include "rulebook/verifier/verify.hpp"
 #include "support.hpp"
+#include "verifier/quick_verify.hpp"
 
 namespace ri = rulebook::interpreter;
 namespace rv = rulebook::verifier;
@@ -23,14 +24,7 @@ namespace {
 
 rv::Status verdict(const std::string& file, const std::string& property, std::string* log = nullptr) {
   const auto machine = rulebook::test::machine_for_file(file);
-  rv::VerifyOptions options;
-  options.players = 2;
-  options.properties = {property};
-  options.games = 60;
-  options.timeout_seconds = 20;
-  options.search_states = 20000;
-  options.search_seconds = 5;
-  const rv::VerifyReport report = rv::verify(*machine, options);
+  const rv::VerifyReport report = rv::verify(*machine, rulebook::test::quick_options(property));
   REQUIRE(!report.findings.empty());
   rv::Status status = rv::Status::kProved;
   for (const rv::Finding& f : report.findings) {

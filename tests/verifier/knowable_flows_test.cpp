@@ -11,6 +11,7 @@
 #include "interpreter/game_fixture.hpp"
 #include "rulebook/verifier/verify.hpp"
 #include "support.hpp"
+#include "verifier/quick_verify.hpp"
 
 namespace rv = rulebook::verifier;
 
@@ -37,20 +38,7 @@ round {
 }
 
 rv::Finding only(const std::string& text, const std::string& property) {
-  const auto machine = rulebook::test::machine_for(text);
-  rv::VerifyOptions options;
-  options.players = 2;
-  options.properties = {property};
-  options.games = 60;
-  options.timeout_seconds = 20;
-  options.search_states = 20000;
-  options.search_seconds = 5;
-  const rv::VerifyReport report = rv::verify(*machine, options);
-  REQUIRE(report.findings.size() == 1);
-  const rv::Finding& f = report.findings.front();
-  INFO(fmt::format("{}: {}\n{}", rv::status_name(f.status), f.message, fmt::join(f.details, "\n")));
-  CHECK(f.property == property);
-  return f;
+  return rulebook::test::only_finding(*rulebook::test::machine_for(text), property);
 }
 
 std::string details(const rv::Finding& f) { return fmt::format("{}", fmt::join(f.details, "\n")); }

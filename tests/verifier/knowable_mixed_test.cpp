@@ -14,27 +14,14 @@
 #include "rulebook/logs/replay.hpp"
 #include "rulebook/verifier/verify.hpp"
 #include "support.hpp"
+#include "verifier/quick_verify.hpp"
 
 namespace ri = rulebook::interpreter;
 namespace rv = rulebook::verifier;
 
 namespace {
 
-rv::Finding knowable(const ri::Machine& machine) {
-  rv::VerifyOptions options;
-  options.players = 2;
-  options.properties = {"knowable-moves"};
-  options.games = 60;
-  options.timeout_seconds = 20;
-  options.search_states = 20000;
-  options.search_seconds = 5;
-  const rv::VerifyReport report = rv::verify(machine, options);
-  REQUIRE(report.findings.size() == 1);
-  const rv::Finding& f = report.findings.front();
-  INFO(fmt::format("{}: {}\n{}", rv::status_name(f.status), f.message, fmt::join(f.details, "\n")));
-  CHECK(f.property == "knowable-moves");
-  return f;
-}
+rv::Finding knowable(const ri::Machine& machine) { return rulebook::test::only_finding(machine, "knowable-moves"); }
 
 rv::Finding knowable_file(const std::string& corpus_file) {
   return knowable(*rulebook::test::machine_for_file("tests/verifier/corpus/" + corpus_file));

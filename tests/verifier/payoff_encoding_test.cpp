@@ -18,6 +18,7 @@
 #include "rulebook/logs/replay.hpp"
 #include "rulebook/verifier/verify.hpp"
 #include "support.hpp"
+#include "verifier/quick_verify.hpp"
 
 namespace ri = rulebook::interpreter;
 namespace rv = rulebook::verifier;
@@ -27,18 +28,6 @@ namespace {
 
 const std::string kCases = "tests/verifier/cases/";
 
-rv::Finding verify_one(const ri::Machine& machine, const std::string& property) {
-  rv::VerifyOptions options;
-  options.players = 2;
-  options.properties = {property};
-  options.games = 60;
-  options.timeout_seconds = 20;
-  options.search_states = 20000;
-  options.search_seconds = 5;
-  const rv::VerifyReport report = rv::verify(machine, options);
-  REQUIRE(report.findings.size() == 1);
-  return report.findings[0];
-}
 
 // The counterexample replayed by the interpreter: the fault it ends with.
 std::optional<ri::Fault> replayed_fault(const ri::Machine& machine, const std::string& log) {
@@ -56,7 +45,7 @@ std::optional<ri::Fault> replayed_fault(const ri::Machine& machine, const std::s
 void check_refuted(const std::string& file, ri::FaultKind kind, const std::string& message) {
   INFO(file);
   const auto machine = machine_for_file(kCases + file);
-  const rv::Finding f = verify_one(*machine, "well-defined");
+  const rv::Finding f = rulebook::test::only_finding(*machine, "well-defined");
   INFO(fmt::format("{}: {}", rv::status_name(f.status), f.message));
   REQUIRE(f.status == rv::Status::kRefuted);
   REQUIRE(f.counterexample.has_value());
@@ -69,7 +58,7 @@ void check_refuted(const std::string& file, ri::FaultKind kind, const std::strin
 void check_proved(const std::string& file, const std::string& property) {
   INFO(file << " " << property);
   const auto machine = machine_for_file(kCases + file);
-  const rv::Finding f = verify_one(*machine, property);
+  const rv::Finding f = rulebook::test::only_finding(*machine, property);
   INFO(fmt::format("{}: {} ({})", rv::status_name(f.status), f.message, f.method));
   CHECK(f.status == rv::Status::kProved);
 }
