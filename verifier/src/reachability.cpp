@@ -16,10 +16,7 @@ void check_reachability(Context& ctx, std::vector<Finding>& out) {
   const auto started = std::chrono::steady_clock::now();
   ctx.start_clock();
   const std::size_t labels = ctx.ir.labels.size();
-  std::vector<bool> fired(labels, false);
-  for (const ri::GameResult& g : ctx.sampling.games) {
-    for (std::size_t l = 0; l < labels && l < g.fired.size(); ++l) fired[l] = fired[l] || g.fired[l] > 0;
-  }
+  std::vector<bool> fired = ctx.sampling.fired(labels);
   std::vector<std::string> searched;
   for (const SearchHit& hit : ctx.search.hits) {
     if (hit.what != SearchHit::What::kFired || hit.index < 0 || static_cast<std::size_t>(hit.index) >= labels) continue;

@@ -42,6 +42,16 @@ struct Sampling {
   bool budget_stopped = false;
   // Up to kPointsPerCut distinct abstract states seen at each cut point (the vacuity guard).
   std::map<std::int32_t, std::vector<std::vector<std::int64_t>>> points;
+
+  // By rule label: whether it fired (started and then acted) in some sampled game. Reached is
+  // not enough: a labelled `if` whose test stays false is reached and never fires.
+  [[nodiscard]] std::vector<bool> fired(std::size_t labels) const {
+    std::vector<bool> out(labels, false);
+    for (const ri::GameResult& g : games) {
+      for (std::size_t l = 0; l < labels && l < g.fired.size(); ++l) out[l] = out[l] || g.fired[l] > 0;
+    }
+    return out;
+  }
 };
 
 // How many instructions a sampled game may run without a decision before sampling treats

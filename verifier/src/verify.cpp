@@ -144,9 +144,9 @@ VerifyReport verify_setting(const ri::Machine& machine, const VerifyOptions& opt
     if (!sampling.broken[i]) goal.invariants.push_back(ir.invariants[i].condition);
   }
   {
-    std::vector<bool> fired(ir.labels.size(), false), won(static_cast<std::size_t>(setting.seats), false);
+    const std::vector<bool> fired = sampling.fired(ir.labels.size());
+    std::vector<bool> won(static_cast<std::size_t>(setting.seats), false);
     for (const ri::GameResult& g : sampling.games) {
-      for (std::size_t l = 0; l < fired.size() && l < g.fired.size(); ++l) fired[l] = fired[l] || g.fired[l] > 0;
       for (const ri::PlayerId p : g.winners) {
         if (p >= 0 && p < setting.seats) won[static_cast<std::size_t>(p)] = true;
       }
