@@ -106,12 +106,24 @@ void write_text(const std::string& path, const std::string& text) {
   out << text;
 }
 
-std::int64_t games(std::int64_t n) {
+namespace {
+
+// RULEBOOK_TEST_DIVISOR, or 1 when it is unset or not above 1.
+std::int64_t test_divisor() {
   const char* divisor = std::getenv("RULEBOOK_TEST_DIVISOR");
-  if (divisor == nullptr) return n;
+  if (divisor == nullptr) return 1;
   const long d = std::strtol(divisor, nullptr, 10);
+  return d > 1 ? d : 1;
+}
+
+}  // namespace
+
+std::int64_t games(std::int64_t n) {
+  const std::int64_t d = test_divisor();
   return d > 1 ? std::max<std::int64_t>(1, n / d) : n;
 }
+
+bool sampled(std::size_t index) { return index % static_cast<std::size_t>(test_divisor()) == 0; }
 
 RunResult run_rulebook(const std::string& args, const std::string& stdin_text, const std::string& env) {
   const std::string dir = temp_folder();

@@ -1,6 +1,7 @@
 // Helpers shared by the tests: parse snippets, load files, run the executable.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -49,6 +50,11 @@ RunResult run_rulebook(const std::string& args, const std::string& stdin_text = 
 // `n` games for a test that plays many, divided by RULEBOOK_TEST_DIVISOR when it is set (the
 // sanitizer build in CI sets 10: every test runs, the long ones on a tenth of their games).
 std::int64_t games(std::int64_t n);
+
+// Whether the `index`-th item of a long test's list runs: every item normally; under
+// RULEBOOK_TEST_DIVISOR=d (the sanitizer build) every d-th one, from the first, so that a test
+// that counts its items per group (the corpus per class) still runs each group at least once.
+bool sampled(std::size_t index);
 
 // A fresh empty folder under the system temporary folder.
 std::string temp_folder();

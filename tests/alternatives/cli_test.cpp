@@ -51,7 +51,7 @@ TEST_CASE("alternatives: the graph has one node for the decision and one labelle
   CHECK(r.out.find("[label=\"pass\"]") != std::string::npos);
 }
 
-TEST_CASE("alternatives: verify encodes the decision; a fault refuted by a game; knowable-moves proved", "[alternatives][cli][verify]") {
+TEST_CASE("alternatives: verify encodes the decision, a fault refuted by a game, knowable-moves proved", "[alternatives][cli][verify]") {
   const auto r = run_rulebook("verify " + rules() + " --players 2 --budget 20 --games 20 --no-progress");
   INFO(r.out << r.err);
   CHECK(r.out.find("cannot encode a decision with alternatives") == std::string::npos);

@@ -41,7 +41,7 @@ TEST_CASE("codes: every code is unique, well formed and explained", "[cli][codes
   CHECK(rulebook::grammar::find_code("E9999") == nullptr);
 }
 
-TEST_CASE("cli: explain prints a code's title and explanation; --list lists every code", "[cli][codes]") {
+TEST_CASE("cli: explain prints a code's title and explanation, --list lists every code", "[cli][codes]") {
   const auto r = run_rulebook("explain E0302");
   CHECK(r.exit_code == 0);
   CHECK(r.out.rfind("E0302: type mismatch\n\n", 0) == 0);
@@ -98,7 +98,7 @@ TEST_CASE("cli: check's text, JSON and SARIF carry the same codes", "[cli][codes
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("cli: --color always colours diagnostics even with NO_COLOR; never and the default off a terminal do not",
+TEST_CASE("cli: --color always colours diagnostics even with NO_COLOR, never and the default off a terminal do not",
           "[cli][codes]") {
   const std::string dir = rulebook::test::temp_folder();
   const std::string file = dir + "/bad.rules";

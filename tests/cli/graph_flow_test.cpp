@@ -79,7 +79,7 @@ TEST_CASE("graph: the branches of an if/else fork from the rule before and join 
   CHECK(has(edges, "after -> round [next round] (back)"));
 }
 
-TEST_CASE("graph: an if without else has a path past its rules; else-if chains fork once per branch",
+TEST_CASE("graph: an if without else has a path past its rules, else-if chains fork once per branch",
           "[vgraph][graph]") {
   const auto single = edges_of(
       "round {\n  rule pick: choose go in {true, false} by seat 0\n"
@@ -135,7 +135,7 @@ TEST_CASE("graph: every loop of the setup has its back edge, a labelled loop wit
   CHECK(has(edges, "step -> round"));
 }
 
-TEST_CASE("graph: a loop whose body ends in a fork goes back from the join; nested loops in a round",
+TEST_CASE("graph: a loop whose body ends in a fork goes back from the join, nested loops in a round",
           "[vgraph][graph]") {
   const auto edges = edges_of(
       "round {\n  rule turns: for each p in players {\n"

@@ -44,7 +44,7 @@ const char* const kSmall =
 
 }  // namespace
 
-TEST_CASE("graph: clusters for setup, round and loops; rules in order with lines; back edges; the end",
+TEST_CASE("graph: clusters for setup, round and loops, rules in order with lines, back edges, the end",
           "[cli][graph]") {
   const std::string dir = rulebook::test::temp_folder();
   rulebook::test::write_text(dir + "/small.rules", kSmall);
@@ -97,7 +97,7 @@ TEST_CASE("graph: every labelled rule of the shipped rulesets is drawn once, det
   }
 }
 
-TEST_CASE("graph: --format svg draws with Graphviz; -o writes a file", "[cli][graph]") {
+TEST_CASE("graph: --format svg draws with Graphviz, -o writes a file", "[cli][graph]") {
   const std::string dir = rulebook::test::temp_folder();
   const auto r = run_rulebook("graph --format svg " + quoted(source_path("rulesets/clusterfk.rules")) + " -o " +
                               quoted(dir + "/c.svg"));

@@ -102,7 +102,7 @@ TEST_CASE("coverage: simulate reports rules reached but never fired apart from r
   CHECK(report["rule_coverage"]["inner"] == 6);
 }
 
-TEST_CASE("coverage: stats files keep reached and fired; an old file reads its counts as reached", "[papercuts]") {
+TEST_CASE("coverage: stats files keep reached and fired, an old file reads its counts as reached", "[papercuts]") {
   const std::string dir = rulebook::test::temp_folder();
   write_text(dir + "/coverage.rules", kCoverageRules);
   for (int i = 0; i < 2; ++i) {

@@ -182,7 +182,7 @@ TEST_CASE("record: an impossible answer is refused with its reason and the sessi
   CHECK(run_rulebook("replay '" + kRules + "' '" + log + "'").exit_code == 0);
 }
 
-TEST_CASE("record: undo takes back the last answer; a prefix completes a choice", "[record]") {
+TEST_CASE("record: undo takes back the last answer, a prefix completes a choice", "[record]") {
   const std::string log = temp_folder() + "/game.jsonl";
   Session s({"record", kRules, "--names", "Ann,Bob", "-o", log});
   deal_round_one(s);

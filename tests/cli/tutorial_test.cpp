@@ -75,7 +75,7 @@ std::vector<Step> steps_of(const std::string& markdown) {
 
 }  // namespace
 
-TEST_CASE("docs/tutorial.md: every command runs and prints what the tutorial shows", "[cli][tutorial]") {
+TEST_CASE("docs/tutorial.md: every command runs and prints what the tutorial shows", "[cli][tutorial][long]") {
   const std::string tutorial = rulebook::test::read_text(rulebook::test::source_path("docs/tutorial.md"));
   const std::vector<Step> steps = steps_of(tutorial);
   std::size_t commands = 0, files = 0;

@@ -99,7 +99,7 @@ TEST_CASE("verify --progress: the stages on stderr, nothing on stdout, the same 
   CHECK(strip(with.out) == strip(without.out));
 }
 
-TEST_CASE("verify: progress on a terminal by default, never with --no-progress; stdout stays clean", "[vgraph][verify]") {
+TEST_CASE("verify: progress on a terminal by default, never with --no-progress, stdout stays clean", "[vgraph][verify]") {
   const std::string dir = rulebook::test::temp_folder();
   int status = 0;
   const std::string shown =

@@ -33,7 +33,7 @@ std::string notes_of(const std::string& json_text) {
 
 }  // namespace
 
-TEST_CASE("verify: a loop without decisions stops the sampling promptly, and the notes say so", "[vgraph][verify]") {
+TEST_CASE("verify: a loop without decisions stops the sampling promptly, and the notes say so", "[vgraph][verify][long]") {
   const std::string file = quoted(source_path("tests/cli/data/endless-loop.rules"));
   const auto [text, seconds] = timed(file + " --players 2");
   INFO(text.out);
@@ -46,7 +46,7 @@ TEST_CASE("verify: a loop without decisions stops the sampling promptly, and the
   CHECK(notes_of(json.out).find("sampling stopped game 1 (seed ") != std::string::npos);
 }
 
-TEST_CASE("verify: a game that runs long is stopped at its last decision, and the notes say so", "[vgraph][verify]") {
+TEST_CASE("verify: a game that runs long is stopped at its last decision, and the notes say so", "[vgraph][verify][long]") {
   const std::string file = quoted(source_path("tests/cli/data/long-game.rules"));
   const auto [r, seconds] = timed(file + " --players 2 --games 2 --property reachability --format json");
   INFO(r.out);

@@ -34,7 +34,7 @@ std::vector<std::int64_t> hits(const Game& g) {
 
 }  // namespace
 
-TEST_CASE("chance: a random choice is no decision; the game runs to its end", "[chance]") {
+TEST_CASE("chance: a random choice is no decision, the game runs to its end", "[chance]") {
   Game g = start_game(counting_game(10), 0, 7);
   CHECK(g.state.finished);
   CHECK_FALSE(g.state.fault.has_value());
@@ -68,7 +68,7 @@ TEST_CASE("chance: draws are uniform among the legal options (chi-square)", "[ch
   CHECK(chi < 30.0);
 }
 
-TEST_CASE("chance: the filter restricts the draw; every legal option comes up", "[chance]") {
+TEST_CASE("chance: the filter restricts the draw, every legal option comes up", "[chance]") {
   const std::string text =
       "game \"chance\"\nplayers 2\ncards { standard52 }\nzone deck: pile public\n"
       "var seen(p): int = 0\nvar bad: int = 0\n"

@@ -78,7 +78,7 @@ TEST_CASE("eval: quantifiers", "[interpreter][eval]") {
   CHECK(eval_text("bool", "all p in {}: false") == "true");
 }
 
-TEST_CASE("eval: max and min by several keys; ties go to the later element", "[interpreter][eval]") {
+TEST_CASE("eval: max and min by several keys, ties go to the later element", "[interpreter][eval]") {
   CHECK(eval_text("card", "max c in box by (color(c) == red, rank(c))") == "AH");
   CHECK(eval_text("card", "min c in box by rank(c)") == "JK2");
   // Every player has the same key: the last one in seat order wins the tie.

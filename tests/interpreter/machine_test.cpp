@@ -35,7 +35,7 @@ TEST_CASE("effects: move to the top or the bottom of a pile, face up or down", "
   CHECK(g.state.card_face_up[static_cast<std::size_t>(g.machine->card_by_name(g.state, "2C"))] == 0);
 }
 
-TEST_CASE("effects: moving a zone keeps its order; moving a set moves every card", "[interpreter][effects]") {
+TEST_CASE("effects: moving a zone keeps its order, moving a set moves every card", "[interpreter][effects]") {
   Game g = start_game(game("", "", "  deal 3 from box to deck\n  move deck to stock\n"
                                    "  move {c in box where rank(c) == king} to table(seat 1)\n"));
   CHECK(g.zone_text("deck").empty());

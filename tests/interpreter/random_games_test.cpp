@@ -40,10 +40,10 @@ TEST_CASE("random games: Molestation Game, 3 players", "[random-games]") { run_g
 TEST_CASE("random games: Molestation Game, 4 players", "[random-games]") { run_games("rulesets/molestation-game.rules", 4); }
 TEST_CASE("random games: Clusterfk, 4 players", "[random-games]") { run_games("rulesets/clusterfk.rules", 4); }
 TEST_CASE("random games: Clusterfk, 5 players", "[random-games]") { run_games("rulesets/clusterfk.rules", 5); }
-TEST_CASE("random games: Clusterfk, 6 players with Chlamydia and Ogling", "[random-games]") {
+TEST_CASE("random games: Clusterfk, 6 players with Chlamydia and Ogling", "[random-games][long]") {
   run_games("rulesets/clusterfk.rules", 6, {{"chlamydia", "true"}, {"ogling", "true"}});
 }
-TEST_CASE("random games: Clusterfk, 7 players", "[random-games]") { run_games("rulesets/clusterfk.rules", 7); }
-TEST_CASE("random games: Clusterfk, 8 players with Chlamydia", "[random-games]") {
+TEST_CASE("random games: Clusterfk, 7 players", "[random-games][long]") { run_games("rulesets/clusterfk.rules", 7); }
+TEST_CASE("random games: Clusterfk, 8 players with Chlamydia", "[random-games][long]") {
   run_games("rulesets/clusterfk.rules", 8, {{"chlamydia", "true"}});
 }

@@ -268,7 +268,7 @@ TEST_CASE("replaydiag: a shuffle line with both \"cards\" and \"top\" is a bad l
   CHECK_THAT(r.error().message, Catch::Contains("not both"));
 }
 
-TEST_CASE("replaydiag: a choice of the wrong type is a bad log, like an unknown name; an illegal one is a step", "[replaydiag]") {
+TEST_CASE("replaydiag: a choice of the wrong type is a bad log, like an unknown name, an illegal one is a step", "[replaydiag]") {
   const auto rules = suits();
   const Replayed number = replay_lines(*rules, {kHeader, kShuffle, move(R"("9H")"), move("1")});
   INFO(number.rendered);

@@ -222,11 +222,11 @@ void require_bad(Sample& s, const std::vector<std::string>& lines, std::size_t l
 TEST_CASE("replay round trip: Molestation Game, 2 players", "[replay]") { round_trip("rulesets/molestation-game.rules", 2, rulebook::test::games(1000)); }
 TEST_CASE("replay round trip: Molestation Game, 3 players", "[replay]") { round_trip("rulesets/molestation-game.rules", 3, rulebook::test::games(1000)); }
 TEST_CASE("replay round trip: Molestation Game, 4 players", "[replay]") { round_trip("rulesets/molestation-game.rules", 4, rulebook::test::games(1000)); }
-TEST_CASE("replay round trip: Clusterfk, 4 players", "[replay]") { round_trip("rulesets/clusterfk.rules", 4, rulebook::test::games(1000)); }
-TEST_CASE("replay round trip: Clusterfk, 5 players", "[replay]") { round_trip("rulesets/clusterfk.rules", 5, rulebook::test::games(1000)); }
-TEST_CASE("replay round trip: Clusterfk, 6 players", "[replay]") { round_trip("rulesets/clusterfk.rules", 6, rulebook::test::games(1000)); }
-TEST_CASE("replay round trip: Clusterfk, 7 players", "[replay]") { round_trip("rulesets/clusterfk.rules", 7, rulebook::test::games(1000)); }
-TEST_CASE("replay round trip: Clusterfk, 8 players", "[replay]") { round_trip("rulesets/clusterfk.rules", 8, rulebook::test::games(1000)); }
+TEST_CASE("replay round trip: Clusterfk, 4 players", "[replay][long]") { round_trip("rulesets/clusterfk.rules", 4, rulebook::test::games(1000)); }
+TEST_CASE("replay round trip: Clusterfk, 5 players", "[replay][long]") { round_trip("rulesets/clusterfk.rules", 5, rulebook::test::games(1000)); }
+TEST_CASE("replay round trip: Clusterfk, 6 players", "[replay][long]") { round_trip("rulesets/clusterfk.rules", 6, rulebook::test::games(1000)); }
+TEST_CASE("replay round trip: Clusterfk, 7 players", "[replay][long]") { round_trip("rulesets/clusterfk.rules", 7, rulebook::test::games(1000)); }
+TEST_CASE("replay round trip: Clusterfk, 8 players", "[replay][long]") { round_trip("rulesets/clusterfk.rules", 8, rulebook::test::games(1000)); }
 
 TEST_CASE("replay: a recorded log replays, and its trace names each step's rule and line", "[replay]") {
   Sample s = sample();

@@ -226,13 +226,13 @@ void compare(const char* rules, std::int64_t players, const NativeGame& play, st
 
 // Two test cases, so that the test runner can run them side by side: an 8-player game is
 // about 16,000 moves.
-TEST_CASE("native: Clusterf**k! agrees with the rule file on 1,000 games at 4 to 6 players", "[native][differential]") {
+TEST_CASE("native: Clusterf**k! agrees with the rule file on 1,000 games at 4 to 6 players", "[native][differential][long]") {
   const auto players = GENERATE(4, 5, 6);
   compare("rulesets/clusterfk.rules", players,
           [](std::int32_t n, native::Driver& d) { return native::play_clusterfk(n, d); }, static_cast<std::uint64_t>(rulebook::test::games(1000)));
 }
 
-TEST_CASE("native: Clusterf**k! agrees with the rule file on 1,000 games at 7 and 8 players", "[native][differential]") {
+TEST_CASE("native: Clusterf**k! agrees with the rule file on 1,000 games at 7 and 8 players", "[native][differential][long]") {
   const auto players = GENERATE(7, 8);
   compare("rulesets/clusterfk.rules", players,
           [](std::int32_t n, native::Driver& d) { return native::play_clusterfk(n, d); }, static_cast<std::uint64_t>(rulebook::test::games(1000)));

@@ -136,7 +136,7 @@ TEST_CASE("completion: an option with a set of values completes to that set", "[
   CHECK(sets >= 8);  // --color, and --format of six commands, verify's --property
 }
 
-TEST_CASE("completion: rule files, then logs for replay; statistics for merge; codes for explain",
+TEST_CASE("completion: rule files, then logs for replay, statistics for merge, codes for explain",
           "[ops][completion]") {
   const std::string dir = temp_folder();
   fs::create_directory(dir + "/games");

@@ -246,7 +246,7 @@ TEST_CASE("hostile: bytes that are not UTF-8 are refused where they are, shown e
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("hostile: UTF-8 text and a leading byte-order mark are accepted; fmt keeps the mark", "[hostile]") {
+TEST_CASE("hostile: UTF-8 text and a leading byte-order mark are accepted, fmt keeps the mark", "[hostile]") {
   const std::string dir = rulebook::test::temp_folder();
   const std::string path = dir + "/bom.rules";
   const std::string text = "\xef\xbb\xbfgame \"Caf\xc3\xa9 \xf0\x9f\x82\xa1\"\n# r\xc3\xa8gle\nplayers 2\n"

@@ -71,7 +71,7 @@ TEST_CASE("hostile: definitions that double at every layer are refused where the
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("hostile: definitions that nest deeper at every layer are refused past 500 levels; 493 levels run",
+TEST_CASE("hostile: definitions that nest deeper at every layer are refused past 500 levels, 493 levels run",
           "[hostile]") {
   const std::string dir = temp_folder();
   // g_k(x) = g_(k-1)(x + 1 + ... + 1) with `per_layer` additions: the argument is per_layer + 1
@@ -130,7 +130,7 @@ TEST_CASE("hostile: the calls of a whole ruleset are bounded in total, at the ca
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("hostile: a round with no decision faults naming the round; its log is cut at 1 MiB and replays to the fault",
+TEST_CASE("hostile: a round with no decision faults naming the round, its log is cut at 1 MiB and replays to the fault",
           "[hostile]") {
   const std::string dir = temp_folder();
   write_text(dir + "/loop.rules", kHeader + "round {\n  add 1 to n\n}\n");

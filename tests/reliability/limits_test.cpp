@@ -99,7 +99,7 @@ TEST_CASE("limits: a rule file over 16 MiB, or a device, is refused with exit 2"
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("limits: integer literals past 10^9 are errors; overflow while playing is a rule fault", "[limits]") {
+TEST_CASE("limits: integer literals past 10^9 are errors, overflow while playing is a rule fault", "[limits]") {
   const std::string dir = rulebook::test::temp_folder();
   rulebook::test::write_text(dir + "/big.rules", def_file("99999999999999999999999999"));
   const auto big = run_rulebook("check " + quoted(dir + "/big.rules"));

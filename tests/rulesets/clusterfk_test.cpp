@@ -325,7 +325,7 @@ TEST_CASE("clusterfk Chlamydia: its holder scores, its partner does not", "[clus
   CHECK(points(g, 6) == Points{1, 0, 1, 1, 0, 0});
 }
 
-TEST_CASE("clusterfk Chlamydia: never discarded; its holder draws only three and plays first next round",
+TEST_CASE("clusterfk Chlamydia: never discarded, its holder draws only three and plays first next round",
           "[clusterfk][scenario]") {
   Game g = start_clusterfk(6, {{"chlamydia", "true"}});
   pass(g, "chlamydia_card1", 3);
@@ -363,7 +363,7 @@ TEST_CASE("clusterfk Ogling: ogling a player who scores gives one SCORE! card", 
   CHECK(points(g, 4) == Points{1, 1, 1, 0});
 }
 
-TEST_CASE("clusterfk Ogling: watching a busted player gives nothing; watching a buster pays", "[clusterfk][scenario]") {
+TEST_CASE("clusterfk Ogling: watching a busted player gives nothing, watching a buster pays", "[clusterfk][scenario]") {
   Game g = start_clusterfk(6, {{"ogling", "true"}});
   slam_and_skip_last_notes(g);
   hookup(g, {point({1, 2}), point({0, 2}), point({0, 1}), finger(2), ogle(1), ogle(3)});

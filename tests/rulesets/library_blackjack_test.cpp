@@ -124,7 +124,7 @@ TEST_CASE("blackjack THE PLAY: a player over 21 is bust and loses at once, even 
   CHECK(g.zone("dealer") == Strings{"10H", "6H"});
 }
 
-TEST_CASE("blackjack THE PLAY: an ace counts 1 or 11; a player may hit until standing or reaching 21",
+TEST_CASE("blackjack THE PLAY: an ace counts 1 or 11, a player may hit until standing or reaching 21",
           "[library][blackjack]") {
   // Player 0: A + 3 (soft 14), hits 5 (soft 19), hits 9: hard 18, stands. Dealer 10 + 7.
   Game g = start_blackjack(1, {"AC", "10D", "3C", "7D", "5H", "9S"});
@@ -184,7 +184,7 @@ TEST_CASE("blackjack THE DEALER'S PLAY: an ace that makes 17 counts 11 (the deal
   CHECK(net(g, 0) == 2);
 }
 
-TEST_CASE("blackjack SETTLEMENT: a dealer bust pays every player still in; a lower total loses",
+TEST_CASE("blackjack SETTLEMENT: a dealer bust pays every player still in, a lower total loses",
           "[library][blackjack]") {
   // Player 0 stands on 12, player 1 on 20; dealer 10 + 6 draws the queen: 26.
   Game g1 = start_blackjack(2, {"10C", "10D", "10H", "2C", "10S", "6H", "QC"});
@@ -200,7 +200,7 @@ TEST_CASE("blackjack SETTLEMENT: a dealer bust pays every player still in; a low
   CHECK(net(g2, 0) == -2);
 }
 
-TEST_CASE("blackjack: a game is the option's number of deals; the players ahead win", "[library][blackjack]") {
+TEST_CASE("blackjack: a game is the option's number of deals, the players ahead win", "[library][blackjack]") {
   Game g;
   g.machine = rulebook::test::machine_for_file(kRules);
   ri::GameConfig config;

@@ -117,7 +117,7 @@ TEST_CASE("cheat THE PLAY: the cards go face down on the pile and the claimed co
   CHECK(g.zone("hand", 1) == Strings{"8D"});
 }
 
-TEST_CASE("cheat CHALLENGES: the others are asked from the player's left; with no doubt the next player plays",
+TEST_CASE("cheat CHALLENGES: the others are asked from the player's left, with no doubt the next player plays",
           "[library][cheat]") {
   Game g = start_cheat(3);
   rehand(g, {{"5C", "6C"}, {"AC", "7D", "8D"}, {"9H", "9S"}});

@@ -303,7 +303,7 @@ TEST_CASE("hearts: shooting the moon: \"that player scores zero and each of his 
   for (int p = 1; p < 4; ++p) CHECK(g.int_var("points", p) == 26);
 }
 
-TEST_CASE("hearts: the game is played to 100 points (an option); interpretation: the fewest points win, ties all win",
+TEST_CASE("hearts: the game is played to 100 points (an option), interpretation: the fewest points win, ties all win",
           "[library][hearts]") {
   Game g = start_hearts(moon_deal(), {{"target", "10"}});
   last_trick_with(g, {Strings{"QS", "AH", "KH", "QH"}, hearts_but({"AH", "KH", "QH"}), Strings{}, Strings{}});

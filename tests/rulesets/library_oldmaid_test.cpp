@@ -251,7 +251,7 @@ TEST_CASE("old maid: \"He then offers his own hand to the player on his left\"",
   CHECK(g.zone("hand", 2) == Strings{"5D", "7D", "9D", "10D"});
 }
 
-TEST_CASE("old maid: interpretation: a player with no cards is out; the next player on the left still in offers",
+TEST_CASE("old maid: interpretation: a player with no cards is out, the next player on the left still in offers",
           "[library][oldmaid]") {
   // Seat 1 pairs its only card and is out; seat 2 offers instead, to seat 0 on its left.
   const Played out = play_old_maid(three_singles(), {"5C"});
@@ -329,7 +329,7 @@ TEST_CASE("old maid: interpretation: the blind draw is a random choice: every ca
   }
 }
 
-TEST_CASE("old maid: interpretation: four players without --players; the loser pays 1, the others share it", "[library][oldmaid]") {
+TEST_CASE("old maid: interpretation: four players without --players, the loser pays 1, the others share it", "[library][oldmaid]") {
   // A whole game on the generator, with the ruleset's default player count.
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
     Game g;

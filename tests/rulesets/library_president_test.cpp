@@ -110,7 +110,7 @@ void pass(Game& g) {
 
 }  // namespace
 
-TEST_CASE("president THE DEAL: all the cards are dealt one at a time; the holder of the 3 of clubs leads",
+TEST_CASE("president THE DEAL: all the cards are dealt one at a time, the holder of the 3 of clubs leads",
           "[library][president]") {
   const Game g = start_president(3);
   CHECK(g.zone("hand", 0).size() == 18);
@@ -290,7 +290,7 @@ TEST_CASE("president: the example log replays and the ruleset checks clean", "[l
   CHECK(r.err.empty());
 }
 
-TEST_CASE("president THE PLAY: only the leader picks the size; the others play sets of the trick's size",
+TEST_CASE("president THE PLAY: only the leader picks the size, the others play sets of the trick's size",
           "[library][president]") {
   // Each size is an alternative whose guard asks for as many cards of the rank and, after the
   // lead, the trick's size and a higher rank.
@@ -304,7 +304,7 @@ TEST_CASE("president THE PLAY: only the leader picks the size; the others play s
   CHECK(g.zone("hand", 1) == Strings{"5C", "5D", "KD"});
 }
 
-TEST_CASE("president: the most points win; players tied on the most points all win", "[library][president]") {
+TEST_CASE("president: the most points win, players tied on the most points all win", "[library][president]") {
   // One deal as in GOING OUT (player 1 first, player 2 second, player 0 the Scum: 2, 1 and 0
   // points), after points from earlier deals set by hand: 1, 0 and 1.
   Game g = start_president(3);

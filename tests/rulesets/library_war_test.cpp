@@ -295,7 +295,7 @@ TEST_CASE("war, three players: \"If all three players have cards of equal value,
   CHECK(g.zone("stack", 2).size() == 14);
 }
 
-TEST_CASE("war, four players: a player out of cards is out; interpretation: a tied player who cannot put down both cards "
+TEST_CASE("war, four players: a player out of cards is out, interpretation: a tied player who cannot put down both cards "
           "of a war drops out of it",
           "[library][war]") {
   // Seat 0 wins the first twelve battles; in the thirteenth its AH ties with seat 3's last

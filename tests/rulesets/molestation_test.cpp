@@ -92,7 +92,7 @@ TEST_CASE("molestation DECK & STARTUP: two decks, one joker face up at the botto
   CHECK(g.state.cards->size() == 54);
 }
 
-TEST_CASE("molestation DECK & STARTUP: 1 role face up and 3 hand cards each; the top role is turned face up",
+TEST_CASE("molestation DECK & STARTUP: 1 role face up and 3 hand cards each, the top role is turned face up",
           "[molestation][scenario]") {
   const Game g = start_molestation(base_deal());
   const std::array<std::string, 4> roles{"AS", "JC", "QD", "KH"};
@@ -143,7 +143,7 @@ TEST_CASE("molestation DIRTY TALK: of equally dirty cards the latest one is the 
   CHECK(seat_to_move(g) == 3);
 }
 
-TEST_CASE("molestation TRUMP SUIT: each player's trump is its own role's suit; equal trumps go to the later card",
+TEST_CASE("molestation TRUMP SUIT: each player's trump is its own role's suit, equal trumps go to the later card",
           "[molestation][scenario]") {
   Game g = start_molestation(base_deal());
   chat(g, {"2C", "6S", "7C", "2S"});  // 2C is seat 1's trump, 2S seat 0's; 7C is no trump for seat 3
@@ -181,7 +181,7 @@ TEST_CASE("molestation TRUMP SUIT: in the last session a joker has no trump suit
 
 // ---- MOLESTING: TO MOLEST OR TO CHANGE FACE ----------------------------------------------
 
-TEST_CASE("molestation TO MOLEST: the dirtiest talker with victims chooses one; the cycle of love gives them",
+TEST_CASE("molestation TO MOLEST: the dirtiest talker with victims chooses one, the cycle of love gives them",
           "[molestation][scenario]") {
   Game g = start_molestation(base_deal());
   chat(g, {"2C", "10H", "9S", "8C"});
@@ -234,7 +234,7 @@ TEST_CASE("molestation SEXPERIENCING: a red victim's role goes face up into the 
   CHECK(rule_to_move(g) == "keep_or_give");  // seat 1 is a black molestator
 }
 
-TEST_CASE("molestation SIDE-EFFECTS: a black molestator may keep its role; the victim takes the next role",
+TEST_CASE("molestation SIDE-EFFECTS: a black molestator may keep its role, the victim takes the next role",
           "[molestation][scenario]") {
   Game g = start_molestation(base_deal());
   chat(g, {"2C", "10H", "9S", "8C"});
@@ -283,7 +283,7 @@ TEST_CASE("molestation SIDE-EFFECTS: a red molestator gives its role to the vict
   CHECK(seat_to_move(g) == 2);
 }
 
-TEST_CASE("molestation DESEXING: the own role goes face down to the victim; the hunter takes the victim's role",
+TEST_CASE("molestation DESEXING: the own role goes face down to the victim, the hunter takes the victim's role",
           "[molestation][scenario]") {
   Game g = start_molestation(base_deal());
   chat(g, {"2C", "10H", "9S", "8C"});
@@ -365,7 +365,7 @@ TEST_CASE("molestation INTERMISSION: after 6 sessions the played cards are reshu
   for (int p = 0; p < 4; ++p) CHECK(count_in(g, "hand", p) == 3);  // hands are kept
 }
 
-TEST_CASE("molestation INTERMISSION: the deck is not reshuffled again; hands run out after 15 sessions",
+TEST_CASE("molestation INTERMISSION: the deck is not reshuffled again, hands run out after 15 sessions",
           "[molestation][scenario]") {
   Game g = start_molestation(base_deal());
   play_first_moves_until(g, [](const Game& x) { return x.int_var("session") == 13; });

@@ -7,6 +7,7 @@
 // never past a wrong answer).
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -53,7 +54,7 @@ ri::ReplayResult replay_text(const ri::Machine& machine, const std::string& name
 
 }  // namespace
 
-TEST_CASE("corpus: no wrong proved or refuted on rare-state defects, and every witness replays", "[verifier][corpus]") {
+TEST_CASE("corpus: no wrong proved or refuted on rare-state defects, and every witness replays", "[verifier][corpus][long]") {
   const std::string manifest_path = rulebook::test::source_path(kFolder + "manifest.tsv");
   std::ifstream manifest(manifest_path);
   REQUIRE(manifest);
@@ -66,8 +67,13 @@ TEST_CASE("corpus: no wrong proved or refuted on rare-state defects, and every w
   REQUIRE(entries.size() >= 80);
   const bool update = std::getenv("RULEBOOK_UPDATE_GOLDEN") != nullptr;
   std::int64_t decided = 0;
+  std::int64_t checked = 0;
+  std::map<std::string, std::size_t> seen_in_class;
   for (Entry& e : entries) {
     REQUIRE(e.cells.size() >= 7);
+    // Under the sanitizers (RULEBOOK_TEST_DIVISOR) a sample: every class, a tenth of its files.
+    if (!update && !rulebook::test::sampled(seen_in_class[e.cells[5]]++)) continue;
+    ++checked;
     INFO(fmt::format("{} ({}, {} {}): {}", e.file(), e.cells[5], e.property(), e.cells[3], e.cells[6]));
     const auto machine = machine_for_file(kFolder + e.file());
     if (e.witness() != "-") {
@@ -121,5 +127,5 @@ TEST_CASE("corpus: no wrong proved or refuted on rare-state defects, and every w
     out << (header.find("\texpected") == std::string::npos ? header + "\texpected" : header) << '\n';
     for (const Entry& e : entries) out << fmt::format("{}\n", fmt::join(e.cells, "\t"));
   }
-  WARN(fmt::format("{} of {} corpus answers decided (proved or refuted), none wrong", decided, entries.size()));
+  WARN(fmt::format("{} of {} corpus answers decided (proved or refuted), none wrong", decided, checked));
 }

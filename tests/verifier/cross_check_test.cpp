@@ -91,7 +91,7 @@ std::vector<std::string> cross_check(const std::string& ruleset, std::int64_t pl
 
 }  // namespace
 
-TEST_CASE("cross-check: Clusterfk, 4 players: 10,000 games break nothing the verifier proved", "[verify][cross-check]") {
+TEST_CASE("cross-check: Clusterfk, 4 players: 10,000 games break nothing the verifier proved", "[verify][cross-check][long]") {
   // With blocks fused between decisions, the verifier proves that no Clusterfk game at four
   // players takes from an empty pile or offers an empty choice. That no integer overflows
   // (well-defined) needs a bound on the points that the inferred invariant keeps for some

@@ -103,7 +103,7 @@ round {
 
 }  // namespace
 
-TEST_CASE("knowmixed: a guard on the hidden deck's top card, in a rare state, is not proved; two games show the leak",
+TEST_CASE("knowmixed: a guard on the hidden deck's top card, in a rare state, is not proved, two games show the leak",
           "[knowmixed][verifier]") {
   const rv::Finding f = knowable_file("98-know-alternative-peek.rules");
   CHECK(f.status == rv::Status::kUnknown);
@@ -117,7 +117,7 @@ TEST_CASE("knowmixed: the twin whose guard reads the public discard pile is prov
   CHECK(f.message.find("not analysed") == std::string::npos);
 }
 
-TEST_CASE("knowmixed: an alternative's element in another player's hidden hand is not proved; two games show the leak",
+TEST_CASE("knowmixed: an alternative's element in another player's hidden hand is not proved, two games show the leak",
           "[knowmixed][verifier]") {
   const rv::Finding f = knowable_file("99-know-alternative-take.rules");
   CHECK(f.status == rv::Status::kUnknown);
@@ -184,7 +184,7 @@ TEST_CASE("knowmixed: a guard on another player's hidden hand, or on the hidden 
   }
 }
 
-TEST_CASE("knowmixed: which alternative was taken is seen by all; an element among hidden cards is not",
+TEST_CASE("knowmixed: which alternative was taken is seen by all, an element among hidden cards is not",
           "[knowmixed][verifier]") {
   SECTION("an alternative allowed by the chooser's own hand") {
     // Seat 1 sees seat 0 take `show` (a move), so its options may depend on it.

@@ -47,7 +47,7 @@ std::vector<std::string> files_under(const std::string& folder) {
 
 }  // namespace
 
-TEST_CASE("oracle: every step of the shipped rulesets and variants is allowed by the abstraction", "[verifier][oracle]") {
+TEST_CASE("oracle: every step of the shipped rulesets and variants is allowed by the abstraction", "[verifier][oracle][long]") {
   rv::OracleOptions options;
   options.games = rulebook::test::games(20);
   options.per_cut = static_cast<std::int32_t>(std::max<std::int64_t>(2, rulebook::test::games(3)));
@@ -61,7 +61,7 @@ TEST_CASE("oracle: every step of the shipped rulesets and variants is allowed by
   check_file("rulesets/clusterfk.rules", 6, options);
 }
 
-TEST_CASE("oracle: every step of the verifier's test rule files is allowed by the abstraction", "[verifier][oracle]") {
+TEST_CASE("oracle: every step of the verifier's test rule files is allowed by the abstraction", "[verifier][oracle][long]") {
   rv::OracleOptions options;
   options.games = rulebook::test::games(30);
   // Under the sanitizers (RULEBOOK_TEST_DIVISOR) fewer states per cut point, at least two.

@@ -106,7 +106,7 @@ TEST_CASE("payoffverify: winnability and well-defined are both proved for rules 
   }
 }
 
-TEST_CASE("payoffverify: the oracle checks the end-game step with payoffs, faults included", "[payoffverify]") {
+TEST_CASE("payoffverify: the oracle checks the end-game step with payoffs, faults included", "[payoffverify][long]") {
   // Under the sanitizers (RULEBOOK_TEST_DIVISOR) fewer games and states, at least four each:
   // the full run takes two minutes in a release build.
   const auto scaled = [](std::int64_t n) { return static_cast<std::int32_t>(std::max<std::int64_t>(4, rulebook::test::games(n))); };
