@@ -18,10 +18,12 @@ phase() {
   shift
   local start=$SECONDS
   echo "== $name"
-  "$@"
+  local status=0
+  "$@" || status=$?
   local took=$((SECONDS - start))
   timings+=("$(printf '%5d s  %s' "$took" "$name")")
   echo "== $name: $took s"
+  return "$status"
 }
 report() {
   local status=$?

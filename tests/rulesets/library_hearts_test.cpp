@@ -316,7 +316,7 @@ TEST_CASE("hearts: the game is played to 100 points (an option), interpretation:
   CHECK_FALSE(below.state.finished);
 }
 
-TEST_CASE("hearts: \"The player with the fewest points wins\"; interpretation: three tied winners share 1, the loser "
+TEST_CASE("hearts: \"The player with the fewest points wins\", interpretation: three tied winners share 1, the loser "
           "pays it",
           "[library][hearts]") {
   // Seat 0 takes the queen and ten hearts (23 points); seats 1, 2 and 3 one heart each.
@@ -330,7 +330,7 @@ TEST_CASE("hearts: \"The player with the fewest points wins\"; interpretation: t
   CHECK(shares(g) == Strings{"-1", "1/3", "1/3", "1/3"});
 }
 
-TEST_CASE("hearts: \"The player with the fewest points wins\"; interpretation: a single winner takes 1, the others pay a "
+TEST_CASE("hearts: \"The player with the fewest points wins\", interpretation: a single winner takes 1, the others pay a "
           "third each",
           "[library][hearts]") {
   Game g = start_hearts(moon_deal(), {{"target", "10"}});
@@ -372,7 +372,7 @@ TEST_CASE("hearts, three players: \"the 2 of diamonds is removed, and each playe
   }
 }
 
-TEST_CASE("hearts, five players: \"the two of diamonds and two of clubs are removed; each player gets 10 cards\", and "
+TEST_CASE("hearts, five players: \"the two of diamonds and two of clubs are removed, each player gets 10 cards\", and "
           "interpretation: the 3 of clubs leads",
           "[library][hearts]") {
   Game g = start_hearts_with(5);

@@ -198,7 +198,7 @@ TEST_CASE("old maid: \"deals them around, one at a time to each player, as far a
   CHECK(g.zone("discards").empty());
 }
 
-TEST_CASE("old maid: \"Each player removes all pairs from his hand face down\"; four of a kind are two pairs",
+TEST_CASE("old maid: \"Each player removes all pairs from his hand face down\", four of a kind are two pairs",
           "[library][oldmaid]") {
   const Game g = play_old_maid(three_singles()).game;
   CHECK(g.zone("hand", 0) == Strings{"5C", "7C", "9C", "10C", "QD"});
@@ -266,7 +266,7 @@ TEST_CASE("old maid: interpretation: a player with no cards is out, the next pla
   CHECK(g.zone("hand", 2) == Strings{"10D"});
 }
 
-TEST_CASE("old maid: \"the player who has that card is the Old Maid\"; interpretation: everyone else wins, the Old Maid "
+TEST_CASE("old maid: \"the player who has that card is the Old Maid\", interpretation: everyone else wins, the Old Maid "
           "pays 1 and the others share it",
           "[library][oldmaid]") {
   const Played p = play_old_maid(three_singles(), {"5C", "7D", "9C", "10D"});
