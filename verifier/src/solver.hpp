@@ -8,7 +8,11 @@
 namespace rulebook::verifier {
 
 inline z3::solver make_solver(z3::context& ctx) {
-  z3::solver solver(ctx);
+  // Z3's SMT core, without the default solver's tactic front end: that front end is built
+  // at each new solver's first check and cost about 10 ms a query (of 10.6 ms for a small
+  // one), and the queries, quantifier-free linear arithmetic, need none of it
+  // (docs/verification.md, "Later (wave 3...").
+  z3::solver solver(ctx, z3::solver::simple());
   z3::params params(ctx);
   params.set("random_seed", 0U);
   // The queries are linear integer arithmetic over card counts with many disjunctions.
