@@ -118,9 +118,11 @@ std::int64_t test_divisor() {
 
 }  // namespace
 
-std::int64_t games(std::int64_t n) {
+std::int64_t games(std::int64_t n) { return games(n, 1); }
+
+std::int64_t games(std::int64_t n, std::int64_t heavier) {
   const std::int64_t d = test_divisor();
-  return d > 1 ? std::max<std::int64_t>(1, n / d) : n;
+  return d > 1 ? std::max<std::int64_t>(1, n / (d * std::max<std::int64_t>(1, heavier))) : n;
 }
 
 bool sampled(std::size_t index) { return index % static_cast<std::size_t>(test_divisor()) == 0; }

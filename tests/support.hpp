@@ -50,6 +50,9 @@ RunResult run_rulebook(const std::string& args, const std::string& stdin_text = 
 // `n` games for a test that plays many, divided by RULEBOOK_TEST_DIVISOR when it is set (the
 // sanitizer build in CI sets 10: every test runs, the long ones on a tenth of their games).
 std::int64_t games(std::int64_t n);
+// The same for a test whose games cost many times the usual (Clusterf**k! at 7 and 8 players):
+// under the divisor d, n / (d * heavier), at least one; `n` whole without it.
+std::int64_t games(std::int64_t n, std::int64_t heavier);
 
 // Whether the `index`-th item of a long test's list runs: every item normally; under
 // RULEBOOK_TEST_DIVISOR=d (the sanitizer build) every d-th one, from the first, so that a test

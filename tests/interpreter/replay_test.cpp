@@ -225,8 +225,8 @@ TEST_CASE("replay round trip: Molestation Game, 4 players", "[replay]") { round_
 TEST_CASE("replay round trip: Clusterfk, 4 players", "[replay][long]") { round_trip("rulesets/clusterfk.rules", 4, rulebook::test::games(1000)); }
 TEST_CASE("replay round trip: Clusterfk, 5 players", "[replay][long]") { round_trip("rulesets/clusterfk.rules", 5, rulebook::test::games(1000)); }
 TEST_CASE("replay round trip: Clusterfk, 6 players", "[replay][long]") { round_trip("rulesets/clusterfk.rules", 6, rulebook::test::games(1000)); }
-TEST_CASE("replay round trip: Clusterfk, 7 players", "[replay][long]") { round_trip("rulesets/clusterfk.rules", 7, rulebook::test::games(1000)); }
-TEST_CASE("replay round trip: Clusterfk, 8 players", "[replay][long]") { round_trip("rulesets/clusterfk.rules", 8, rulebook::test::games(1000)); }
+TEST_CASE("replay round trip: Clusterfk, 7 players", "[replay][long]") { round_trip("rulesets/clusterfk.rules", 7, rulebook::test::games(1000, 2)); }
+TEST_CASE("replay round trip: Clusterfk, 8 players", "[replay][long]") { round_trip("rulesets/clusterfk.rules", 8, rulebook::test::games(1000, 2)); }
 
 TEST_CASE("replay: a recorded log replays, and its trace names each step's rule and line", "[replay]") {
   Sample s = sample();

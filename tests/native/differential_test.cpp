@@ -235,7 +235,7 @@ TEST_CASE("native: Clusterf**k! agrees with the rule file on 1,000 games at 4 to
 TEST_CASE("native: Clusterf**k! agrees with the rule file on 1,000 games at 7 and 8 players", "[native][differential][long]") {
   const auto players = GENERATE(7, 8);
   compare("rulesets/clusterfk.rules", players,
-          [](std::int32_t n, native::Driver& d) { return native::play_clusterfk(n, d); }, static_cast<std::uint64_t>(rulebook::test::games(1000)));
+          [](std::int32_t n, native::Driver& d) { return native::play_clusterfk(n, d); }, static_cast<std::uint64_t>(rulebook::test::games(1000, 2)));
 }
 
 TEST_CASE("native: Molestation Game agrees with the rule file on 1,000 games per player count", "[native][differential]") {
