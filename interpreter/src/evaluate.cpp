@@ -349,8 +349,7 @@ Value Executor::builtin(const ExprNode& n) {
       const std::size_t m = items.size();
       if (m > 20) fault(FaultKind::kTooManySubsets, ir_.span_of(n), "subsets() of more than 20 players");
       for (std::uint64_t pick = 0; pick < (std::uint64_t{1} << m); ++pick) {
-        // The size and the mask in one pass over the picked bits (no popcount call: the
-        // baseline x86-64 target has no instruction for it).
+        // The size and the mask in one pass over the picked bits.
         std::int64_t size = 0;
         std::uint64_t mask = 0;
         for (std::uint64_t rest = pick; rest != 0; rest &= rest - 1) {

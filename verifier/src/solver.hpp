@@ -10,8 +10,8 @@ namespace rulebook::verifier {
 inline z3::solver make_solver(z3::context& ctx) {
   // Z3's SMT core, without the default solver's tactic front end: that front end is built
   // at each new solver's first check and cost about 10 ms a query (of 10.6 ms for a small
-  // one), and the queries, quantifier-free linear arithmetic, need none of it
-  // (docs/verification.md, "Later (wave 3...").
+  // one), and the queries, quantifier-free linear arithmetic, need none of it (measured in
+  // docs/verification.md, after the table of the invariant search's changes).
   z3::solver solver(ctx, z3::solver::simple());
   z3::params params(ctx);
   params.set("random_seed", 0U);
