@@ -28,6 +28,19 @@ TEST_CASE("fuzz regressions: every saved rule file input parses, formats and che
   run_folder("tests/fuzz/regressions/rules", rulebook::fuzz::rules_one);
 }
 
+// A rule file that loops for ever ran to the interpreter's own limit, 50 million instructions,
+// 33 s under the sanitizers: the fuzz test timed out in CI. Its game now stops at the target's
+// budget, and the longest shipped game (War: about 85,000 instructions in its 64 moves) runs whole.
+TEST_CASE("fuzz regressions: a rule file that loops for ever stops at the rules target's step budget", "[fuzz]") {
+  const std::string loop = rulebook::test::read_text(rulebook::test::source_path("tests/fuzz/regressions/rules/endless-loop.rules"));
+  CHECK(rulebook::fuzz::rules_one_steps(reinterpret_cast<const std::uint8_t*>(loop.data()), loop.size()) ==
+        rulebook::fuzz::kRulesGameSteps);
+  const std::string war = rulebook::test::read_text(rulebook::test::source_path("rulesets/library/war.rules"));
+  const std::int64_t steps = rulebook::fuzz::rules_one_steps(reinterpret_cast<const std::uint8_t*>(war.data()), war.size());
+  CHECK(steps > 0);
+  CHECK(steps < rulebook::fuzz::kRulesGameSteps);
+}
+
 TEST_CASE("fuzz regressions: every saved log input replays to a verdict", "[fuzz]") {
   run_folder("tests/fuzz/regressions/replay", rulebook::fuzz::replay_one);
 }

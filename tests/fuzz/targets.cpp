@@ -52,14 +52,29 @@ const Shipped& shipped(int which) {
 // Moves of the game a checked rule file plays.
 constexpr std::size_t kRulesGameMoves = 64;
 
+
+// Stops the game once it has run kRulesGameSteps instructions.
+class StepBudget final : public ri::EventSink {
+ public:
+  [[nodiscard]] bool observes_steps() const override { return true; }
+  void stepping(const ri::State& /*state*/) override { ++steps_; }
+  [[nodiscard]] ri::SinkVerdict verdict() const override {
+    return steps_ >= kRulesGameSteps ? ri::SinkVerdict::kStop : ri::SinkVerdict::kContinue;
+  }
+  [[nodiscard]] std::int64_t steps() const { return steps_; }
+
+ private:
+  std::int64_t steps_ = 0;
+};
+
 }  // namespace
 
-void rules_one(const std::uint8_t* data, std::size_t size) {
+std::int64_t rules_one_steps(const std::uint8_t* data, std::size_t size) {
   grammar::SourceManager sources;
   const grammar::FileId id = sources.add("fuzz.rules", std::string(reinterpret_cast<const char*>(data), size));
   grammar::Diagnostics diagnostics;
   grammar::ast::RulesFile file = grammar::parse_rules(sources, id, diagnostics);
-  if (diagnostics.has_errors()) return;
+  if (diagnostics.has_errors()) return 0;
   // The formatter's promise: its output means the same file, and is already formatted.
   const std::string formatted = authoring::format_rules(file, sources.file(id));
   grammar::SourceManager again;
@@ -70,21 +85,26 @@ void rules_one(const std::uint8_t* data, std::size_t size) {
   if (grammar::dump_ast(reparsed) != grammar::dump_ast(file)) oracle_failed("formatting changed the meaning", formatted);
   if (authoring::format_rules(reparsed, again.file(again_id)) != formatted) oracle_failed("formatting is not idempotent", formatted);
   // A variant needs its base from disk: checking stops at the parse.
-  if (file.kind != grammar::ast::FileKind::kGame) return;
+  if (file.kind != grammar::ast::FileKind::kGame) return 0;
   const std::optional<grammar::Program> program = grammar::check_program(std::move(file), diagnostics);
-  if (!program) return;
+  if (!program) return 0;
   // A short game, so that what lowering builds is also run: its deepest expressions are
   // evaluated, its loops stopped by the interpreter's own limits.
   const ri::Machine machine(ri::lower(*program, sources));
   ri::GameConfig config;
   config.players = machine.ir().players_min;
-  ri::State state = machine.start(config);
-  for (std::size_t move = 0; move < kRulesGameMoves && !state.finished; ++move) {
+  StepBudget budget;
+  ri::State state = machine.start(config, &budget);
+  for (std::size_t move = 0; move < kRulesGameMoves && !state.finished && budget.verdict() == ri::SinkVerdict::kContinue;
+       ++move) {
     const std::size_t legal = machine.legal_moves(state).size();
     if (legal == 0) oracle_failed("a game waits for a move with no legal move", machine.summary(state));
-    machine.apply(state, move % legal);
+    (void)machine.apply(state, move % legal, &budget);
   }
+  return budget.steps();
 }
+
+void rules_one(const std::uint8_t* data, std::size_t size) { (void)rules_one_steps(data, size); }
 
 void replay_one(const std::uint8_t* data, std::size_t size) {
   for (int which = 0; which < 2; ++which) {
