@@ -12,7 +12,7 @@ namespace g = rulebook::grammar;
 
 namespace {
 
-std::string load(const char* relative) {
+std::string read_ruleset_text(const char* relative) {
   std::string error;
   auto text = g::read_file(std::string(RULEBOOK_SOURCE_DIR) + "/" + relative, error);
   if (!text) throw std::runtime_error(error);
@@ -20,7 +20,7 @@ std::string load(const char* relative) {
 }
 
 void parse_only(benchmark::State& state, const char* relative) {
-  const std::string text = load(relative);
+  const std::string text = read_ruleset_text(relative);
   for (auto _ : state) {
     g::SourceManager sources;
     g::Diagnostics diagnostics;
@@ -33,7 +33,7 @@ void parse_only(benchmark::State& state, const char* relative) {
 }
 
 void parse_and_check(benchmark::State& state, const char* relative) {
-  const std::string text = load(relative);
+  const std::string text = read_ruleset_text(relative);
   for (auto _ : state) {
     g::SourceManager sources;
     g::Diagnostics diagnostics;
@@ -46,7 +46,7 @@ void parse_and_check(benchmark::State& state, const char* relative) {
 }
 
 void format(benchmark::State& state, const char* relative) {
-  const std::string text = load(relative);
+  const std::string text = read_ruleset_text(relative);
   g::SourceManager sources;
   g::Diagnostics diagnostics;
   const g::FileId id = sources.add(relative, text);

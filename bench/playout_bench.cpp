@@ -19,20 +19,20 @@ namespace {
 // Both benchmarks cycle through the same games.
 constexpr std::uint64_t kGames = 100;
 
-ri::Machine load(const char* relative, g::SourceManager& sources) {
+ri::Machine load_machine(const char* relative, g::SourceManager& sources) {
   g::Diagnostics diagnostics;
   const auto result = g::load_ruleset(std::string(RULEBOOK_SOURCE_DIR) + "/" + relative, sources, diagnostics);
   if (result.status != g::LoadStatus::kOk) throw std::runtime_error("cannot load ruleset");
   return ri::Machine(ri::lower(*result.program, sources));
 }
 
-ri::Machine load(const char* relative) {
+ri::Machine load_machine(const char* relative) {
   g::SourceManager sources;
-  return load(relative, sources);
+  return load_machine(relative, sources);
 }
 
 void random_game(benchmark::State& state, const char* relative, std::int64_t players) {
-  const ri::Machine machine = load(relative);
+  const ri::Machine machine = load_machine(relative);
   ri::GameConfig config;
   config.players = players;
   std::uint64_t seed = 0;
@@ -48,7 +48,7 @@ void random_game(benchmark::State& state, const char* relative, std::int64_t pla
 
 void replay_game(benchmark::State& state, const char* relative, std::int64_t players) {
   g::SourceManager rule_sources;
-  const ri::Machine machine = load(relative, rule_sources);
+  const ri::Machine machine = load_machine(relative, rule_sources);
   // The logs of the games random_game plays, each added to its own copy of the sources.
   std::vector<g::SourceManager> sources(kGames, rule_sources);
   std::vector<g::FileId> logs;
@@ -96,7 +96,7 @@ rulebook::native::Result native_clusterfk(std::int32_t players, rulebook::native
 
 // Whole simulations on `jobs` threads: the games per second of `rulebook simulate --jobs N`.
 void simulate_games(benchmark::State& state, const char* relative, std::int64_t players) {
-  const ri::Machine machine = load(relative);
+  const ri::Machine machine = load_machine(relative);
   ri::GameConfig config;
   config.players = players;
   config.seed = 1;

@@ -202,7 +202,7 @@ class Builder {
   const SourceManager& sources_;
 };
 
-std::string quote(std::string_view text) {
+std::string dot_quote(std::string_view text) {
   std::string out = "\"";
   for (const char c : text) {
     if (c == '"' || c == '\\') out += '\\';
@@ -229,11 +229,11 @@ class Writer {
     if (!item.cluster) {
       const std::string id = node(item, item.title, "", indent);
       link(from, id, label);
-      if (!item.back.empty()) edges_.push_back(fmt::format("{} -> {} [label={}, style=dashed];", id, id, quote(item.back)));
+      if (!item.back.empty()) edges_.push_back(fmt::format("{} -> {} [label={}, style=dashed];", id, id, dot_quote(item.back)));
       return {id};
     }
     out += fmt::format("{}subgraph cluster_{} {{\n{}  label={};\n{}  style=rounded; color=\"#7a8ca5\";\n", indent,
-                       clusters_++, indent, quote(item.title), indent);
+                       clusters_++, indent, dot_quote(item.title), indent);
     // The entry node: the block's heading, source line and what it does itself.
     const std::string entry = node(item, item.detail.empty() ? item.title : item.detail, ", shape=ellipse", indent + "  ");
     link(from, entry, label);
@@ -241,7 +241,7 @@ class Writer {
     for (const Item& child : item.items) last = write(child, depth + 1, last);
     if (!item.back.empty()) {
       for (const std::string& id : last) {
-        edges_.push_back(fmt::format("{} -> {} [label={}, style=dashed, constraint=false];", id, entry, quote(item.back)));
+        edges_.push_back(fmt::format("{} -> {} [label={}, style=dashed, constraint=false];", id, entry, dot_quote(item.back)));
       }
     }
     out += indent + "}\n";
@@ -278,7 +278,7 @@ class Writer {
 
   void link(const std::vector<std::string>& from, const std::string& to, const std::string& label) {
     for (const std::string& id : from) {
-      edges_.push_back(label.empty() ? fmt::format("{} -> {};", id, to) : fmt::format("{} -> {} [label={}];", id, to, quote(label)));
+      edges_.push_back(label.empty() ? fmt::format("{} -> {};", id, to) : fmt::format("{} -> {} [label={}];", id, to, dot_quote(label)));
     }
   }
 
@@ -293,7 +293,7 @@ class Writer {
     const char* style = item.chooses ? ", style=filled, fillcolor=\"#fff4c2\""
                         : item.draws ? ", shape=hexagon, style=filled, fillcolor=\"#dcecff\""
                                      : "";
-    out += fmt::format("{}{} [label={}{}{}];\n", indent, id, quote(label), item.draws && !item.chooses ? "" : shape, style);
+    out += fmt::format("{}{} [label={}{}{}];\n", indent, id, dot_quote(label), item.draws && !item.chooses ? "" : shape, style);
     if (item.ends_game) ends_.push_back(id);
     return id;
   }
@@ -326,7 +326,7 @@ std::string structure_dot(const Program& program, const SourceManager& sources) 
                       "  node [shape=box, fontname=\"Helvetica\", fontsize=11];\n"
                       "  edge [fontname=\"Helvetica\", fontsize=10];\n"
                       "  start [shape=point, width=0.15];\n",
-                      quote(program.file.title));
+                      dot_quote(program.file.title));
   std::vector<std::string> last{"start"};
   for (const Item& item : top) last = w.write(item, 1, last);
   if (!w.ends_.empty()) {

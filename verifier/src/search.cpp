@@ -40,9 +40,9 @@ std::vector<std::uint64_t> alike_classes(const std::vector<ir::CardInfo>& cards)
 
 // Writes a state as words. Every part of variable length starts with its length, so that
 // two different states never give the same words.
-class Encoder {
+class StateWords {
  public:
-  Encoder(const ri::State& state, const SearchGoal& goal, SearchSymmetry symmetry)
+  StateWords(const ri::State& state, const SearchGoal& goal, SearchSymmetry symmetry)
       : labels_(goal.labels), alike_(symmetry == SearchSymmetry::kAlikeCards) {
     if (alike_ && state.cards) class_of_ = alike_classes(*state.cards);
   }
@@ -466,7 +466,7 @@ class Search {
   DrawScript draws_;
   std::unordered_map<std::int32_t, std::vector<std::size_t>> node_draws_;  // by node: what its move drew
   ri::State start_;
-  Encoder encoder_;
+  StateWords encoder_;
   std::vector<std::uint64_t> words_;  // scratch
   std::vector<Node> nodes_;
   std::unordered_map<Key, std::int32_t, KeyHash> seen_;
@@ -490,7 +490,7 @@ SearchResult search_states(const ri::Machine& machine, const ri::GameConfig& con
 
 void state_words(const ri::State& state, const SearchGoal& goal, SearchSymmetry symmetry,
                  std::vector<std::uint64_t>& words) {
-  Encoder(state, goal, symmetry).encode(state, words);
+  StateWords(state, goal, symmetry).encode(state, words);
 }
 
 }  // namespace rulebook::verifier
