@@ -24,6 +24,8 @@ std::string source_path(const std::string& relative) {
   return (fs::path(RULEBOOK_SOURCE_DIR) / relative).string();
 }
 
+std::string quoted_path(const std::string& path) { return "'" + path + "'"; }
+
 std::vector<std::string> rule_files(const std::string& folder) {
   std::vector<std::string> out;
   for (const auto& entry : fs::recursive_directory_iterator(folder)) {

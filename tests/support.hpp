@@ -15,6 +15,9 @@ namespace rulebook::test {
 // The project's source folder, for rulesets/ and tests/golden/.
 std::string source_path(const std::string& relative);
 
+// `path` in single quotes, for a command line run_rulebook passes to the shell.
+std::string quoted_path(const std::string& path);
+
 // Every *.rules file under `folder` (recursively), sorted.
 std::vector<std::string> rule_files(const std::string& folder);
 

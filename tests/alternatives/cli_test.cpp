@@ -10,10 +10,11 @@
 using rulebook::test::run_rulebook;
 using rulebook::test::source_path;
 
+namespace alternatives_cli_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
-std::string quoted(const std::string& path) { return "'" + path + "'"; }
-std::string rules() { return quoted(source_path("tests/alternatives/alternatives.rules")); }
+using rulebook::test::quoted_path;
+std::string rules() { return quoted_path(source_path("tests/alternatives/alternatives.rules")); }
 
 }  // namespace
 
@@ -22,12 +23,12 @@ TEST_CASE("alternatives: play lists moves as `draw` and `play 7H`, and takes the
   // Seat 0 types the first move as written, in another case; then numbers.
   std::string input = "DRAW\n";
   for (int i = 0; i < 200; ++i) input += "1\n";
-  const auto r = run_rulebook("play " + rules() + " --seed 2 --log " + quoted(dir + "/g.jsonl"), input);
+  const auto r = run_rulebook("play " + rules() + " --seed 2 --log " + quoted_path(dir + "/g.jsonl"), input);
   INFO(r.out << r.err);
   CHECK(r.out.find("  1) draw") != std::string::npos);
   const std::string log = rulebook::test::read_text(dir + "/g.jsonl");
   CHECK(log.find(R"({"move":{"alternative":"draw","choice":null,"player":0,"rule":"turn"}})") != std::string::npos);
-  CHECK(run_rulebook("replay " + rules() + " " + quoted(dir + "/g.jsonl")).exit_code != 2);
+  CHECK(run_rulebook("replay " + rules() + " " + quoted_path(dir + "/g.jsonl")).exit_code != 2);
 }
 
 TEST_CASE("alternatives: check --dump-ir prints the table and the opcode", "[alternatives][cli]") {
@@ -63,7 +64,7 @@ TEST_CASE("alternatives: verify encodes the decision, a fault refuted by a game,
 }
 
 TEST_CASE("alternatives: fmt lays a decision with alternatives out one alternative a line", "[alternatives][cli][fmt]") {
-  const auto r = run_rulebook("fmt " + quoted(source_path("tests/golden/fmt/alternatives.rules")));
+  const auto r = run_rulebook("fmt " + quoted_path(source_path("tests/golden/fmt/alternatives.rules")));
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   CHECK(r.out == rulebook::test::read_text(source_path("tests/golden/fmt/alternatives.expected")));
@@ -83,15 +84,17 @@ TEST_CASE("alternatives: replay --partial lists the waiting decision's moves as 
   std::string input;
   for (int i = 0; i < 200; ++i) input += "1\n";
   // (This seed's game ends in a rule fault, a dead end of the test rules; the log is written.)
-  (void)run_rulebook("play " + rules() + " --seed 2 --log " + quoted(dir + "/g.jsonl"), input);
+  (void)run_rulebook("play " + rules() + " --seed 2 --log " + quoted_path(dir + "/g.jsonl"), input);
   // The log up to the first move: the first decision waits, with only `draw` legal (hands are
   // empty, the deck is not).
   const std::string log = rulebook::test::read_text(dir + "/g.jsonl");
   const auto first_move = log.find("{\"move\"");
   REQUIRE(first_move != std::string::npos);
   rulebook::test::write_text(dir + "/part.jsonl", log.substr(0, first_move));
-  const auto r = run_rulebook("replay --partial " + rules() + " " + quoted(dir + "/part.jsonl"));
+  const auto r = run_rulebook("replay --partial " + rules() + " " + quoted_path(dir + "/part.jsonl"));
   INFO(r.out << r.err);
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("  legal: draw\n") != std::string::npos);
 }
+
+}  // namespace alternatives_cli_test

@@ -14,6 +14,7 @@ namespace ri = rulebook::interpreter;
 using rulebook::test::Game;
 using rulebook::test::start_game;
 
+namespace alternatives_interpreter_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 std::string ruleset() { return rulebook::test::read_text(rulebook::test::source_path("tests/alternatives/alternatives.rules")); }
@@ -114,3 +115,5 @@ TEST_CASE("alternatives: the random agent picks uniformly among all moves, not a
     CHECK(n < kPicks / 4 + 200);
   }
 }
+
+}  // namespace alternatives_interpreter_test

@@ -20,6 +20,7 @@ namespace ri = rulebook::interpreter;
 namespace rg = rulebook::grammar;
 using nlohmann::json;
 
+namespace alternatives_logs_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 struct Rules {
@@ -155,3 +156,5 @@ TEST_CASE("alternatives: an illegal move is explained: no such alternative, a fa
     CHECK(r.text.find("\"alternative\"") != std::string::npos);
   }
 }
+
+}  // namespace alternatives_logs_test

@@ -20,6 +20,7 @@
 namespace ri = rulebook::interpreter;
 namespace rv = rulebook::verifier;
 
+namespace alternatives_mixed_verify_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 rv::Status verdict(const std::string& file, const std::string& property, std::string* log = nullptr) {
@@ -109,3 +110,5 @@ TEST_CASE("mixedverify: no legal alternative in a rare state is refuted, the cov
   CHECK(log.find("\"alternative\":\"go\"") != std::string::npos);  // the log is written compact
   CHECK(verdict("tests/verifier/corpus/97-alternative-rare-dead-end.fixed.rules", "playability") == rv::Status::kProved);
 }
+
+}  // namespace alternatives_mixed_verify_test

@@ -13,6 +13,7 @@ namespace g = rulebook::grammar;
 using rulebook::test::parse_text;
 using rulebook::test::source_path;
 
+namespace authoring_format_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 std::string format_text(const std::string& text, const std::string& name = "test.rules") {
@@ -104,3 +105,5 @@ TEST_CASE("fmt: a trailing comment stays on its line and a leading one before it
         "}\n"
         "# last\n");
 }
+
+}  // namespace authoring_format_test

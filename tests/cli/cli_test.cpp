@@ -11,9 +11,10 @@
 using rulebook::test::run_rulebook;
 using rulebook::test::source_path;
 
+namespace cli_cli_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
-std::string quoted(const std::string& path) { return "'" + path + "'"; }
+using rulebook::test::quoted_path;
 
 const char* const kBadFile =
     "game \"t\"\nplayers 2\ncards { standard52 }\nvar n: int = 0\nround {\n  set n := true\n}\n";
@@ -21,8 +22,8 @@ const char* const kBadFile =
 }  // namespace
 
 TEST_CASE("cli: check exits 0 on the shipped rulesets and prints ok per file", "[cli]") {
-  const auto r = run_rulebook("check " + quoted(source_path("rulesets/molestation-game.rules")) + " " +
-                              quoted(source_path("rulesets/clusterfk.rules")));
+  const auto r = run_rulebook("check " + quoted_path(source_path("rulesets/molestation-game.rules")) + " " +
+                              quoted_path(source_path("rulesets/clusterfk.rules")));
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("molestation-game.rules: ok") != std::string::npos);
   CHECK(r.out.find("clusterfk.rules: ok") != std::string::npos);
@@ -32,7 +33,7 @@ TEST_CASE("cli: check exits 0 on the shipped rulesets and prints ok per file", "
 TEST_CASE("cli: check exits 1 on errors and prints them as a compiler does", "[cli]") {
   const std::string dir = rulebook::test::temp_folder();
   rulebook::test::write_text(dir + "/bad.rules", kBadFile);
-  const auto r = run_rulebook("check " + quoted(dir + "/bad.rules"));
+  const auto r = run_rulebook("check " + quoted_path(dir + "/bad.rules"));
   CHECK(r.exit_code == 1);
   CHECK(r.err.find("bad.rules:6:7: error: type mismatch in assignment: 'n' is int, but the value is bool [E0302]\n"
                    "    6 |   set n := true\n"
@@ -44,8 +45,8 @@ TEST_CASE("cli: check exits 1 on errors and prints them as a compiler does", "[c
 TEST_CASE("cli: check --format json gives the same diagnostics as JSON", "[cli]") {
   const std::string dir = rulebook::test::temp_folder();
   rulebook::test::write_text(dir + "/bad.rules", kBadFile);
-  const auto r = run_rulebook("check --format json " + quoted(dir + "/bad.rules") + " " +
-                              quoted(source_path("rulesets/clusterfk.rules")));
+  const auto r = run_rulebook("check --format json " + quoted_path(dir + "/bad.rules") + " " +
+                              quoted_path(source_path("rulesets/clusterfk.rules")));
   CHECK(r.exit_code == 1);
   const auto json = nlohmann::json::parse(r.out);
   CHECK(json["errors"] == 1);
@@ -66,11 +67,11 @@ TEST_CASE("cli: check --format json gives the same diagnostics as JSON", "[cli]"
 
 TEST_CASE("cli: an unreadable file or bad arguments exit 2", "[cli]") {
   CHECK(run_rulebook("check /nonexistent/x.rules").exit_code == 2);
-  CHECK(run_rulebook("check " + quoted(source_path("rulesets"))).exit_code == 2);
+  CHECK(run_rulebook("check " + quoted_path(source_path("rulesets"))).exit_code == 2);
   CHECK(run_rulebook("check").exit_code == 2);
   CHECK(run_rulebook("").exit_code == 2);
   CHECK(run_rulebook("frobnicate").exit_code == 2);
-  const auto bad_format = run_rulebook("check --format xml " + quoted(source_path("rulesets/clusterfk.rules")));
+  const auto bad_format = run_rulebook("check --format xml " + quoted_path(source_path("rulesets/clusterfk.rules")));
   CHECK(bad_format.exit_code == 2);
   CHECK(bad_format.err.find("xml") != std::string::npos);
   CHECK(run_rulebook("fmt /nonexistent/x.rules").exit_code == 2);
@@ -87,23 +88,23 @@ TEST_CASE("cli: fmt prints the canonical layout and leaves the file alone", "[cl
   const std::string dir = rulebook::test::temp_folder();
   const std::string messy = "game \"t\"\nplayers 2\ncards {standard52}\nround{end game}\n";
   rulebook::test::write_text(dir + "/messy.rules", messy);
-  const auto r = run_rulebook("fmt " + quoted(dir + "/messy.rules"));
+  const auto r = run_rulebook("fmt " + quoted_path(dir + "/messy.rules"));
   CHECK(r.exit_code == 0);
   CHECK(r.out == "game \"t\"\nplayers 2\ncards {\n  standard52\n}\nround {\n  end game\n}\n");
   CHECK(rulebook::test::read_text(dir + "/messy.rules") == messy);
-  CHECK(run_rulebook("fmt --check " + quoted(dir + "/messy.rules")).exit_code == 1);
+  CHECK(run_rulebook("fmt --check " + quoted_path(dir + "/messy.rules")).exit_code == 1);
   std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: fmt --write rewrites the file in place and leaves no temporary file", "[cli][fmt]") {
   const std::string dir = rulebook::test::temp_folder();
   rulebook::test::write_text(dir + "/messy.rules", "game \"t\"\nplayers 2\ncards {standard52}\nround{end game}\n");
-  const auto r = run_rulebook("fmt --write " + quoted(dir + "/messy.rules"));
+  const auto r = run_rulebook("fmt --write " + quoted_path(dir + "/messy.rules"));
   CHECK(r.exit_code == 0);
   CHECK(r.out.empty());
   CHECK(rulebook::test::read_text(dir + "/messy.rules") ==
         "game \"t\"\nplayers 2\ncards {\n  standard52\n}\nround {\n  end game\n}\n");
-  CHECK(run_rulebook("fmt --check " + quoted(dir + "/messy.rules")).exit_code == 0);
+  CHECK(run_rulebook("fmt --check " + quoted_path(dir + "/messy.rules")).exit_code == 0);
   std::size_t entries = 0;
   for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir)) ++entries;
   CHECK(entries == 1);
@@ -114,7 +115,7 @@ TEST_CASE("cli: fmt refuses a file with syntax errors and does not touch it", "[
   const std::string dir = rulebook::test::temp_folder();
   const std::string broken = "game \"t\"\nround {\n  move top(box) hand(seat 0)\n}\n";
   rulebook::test::write_text(dir + "/broken.rules", broken);
-  const auto r = run_rulebook("fmt --write " + quoted(dir + "/broken.rules"));
+  const auto r = run_rulebook("fmt --write " + quoted_path(dir + "/broken.rules"));
   CHECK(r.exit_code == 1);
   CHECK(r.err.find("broken.rules:3:17: error: expected 'to' and the target, but got 'hand'") != std::string::npos);
   CHECK(rulebook::test::read_text(dir + "/broken.rules") == broken);
@@ -133,7 +134,7 @@ TEST_CASE("cli: .ci/run runs exactly the README's test command", "[cli][docs]") 
 // ---- simulate and play ---------------------------------------------------------------------
 
 TEST_CASE("cli: simulate reports win rates, lengths and coverage, the same for any --jobs", "[cli][simulate]") {
-  const std::string file = quoted(source_path("rulesets/molestation-game.rules"));
+  const std::string file = quoted_path(source_path("rulesets/molestation-game.rules"));
   const auto one = run_rulebook("simulate " + file + " --games 30 --seed 9 --jobs 1");
   const auto two = run_rulebook("simulate " + file + " --games 30 --seed 9 --jobs 2");
   CHECK(one.exit_code == 0);
@@ -148,7 +149,7 @@ TEST_CASE("cli: simulate reports win rates, lengths and coverage, the same for a
 }
 
 TEST_CASE("cli: simulate --format json", "[cli][simulate]") {
-  const auto r = run_rulebook("simulate " + quoted(source_path("rulesets/molestation-game.rules")) +
+  const auto r = run_rulebook("simulate " + quoted_path(source_path("rulesets/molestation-game.rules")) +
                               " --games 20 --players 3 --format json");
   REQUIRE(r.exit_code == 0);
   const auto json = nlohmann::json::parse(r.out);
@@ -165,8 +166,8 @@ TEST_CASE("cli: simulate --format json", "[cli][simulate]") {
 
 TEST_CASE("cli: a rule fault stops simulate with exit 1 and saves the game's log", "[cli][simulate]") {
   const std::string dir = rulebook::test::temp_folder();
-  const auto r = run_rulebook("simulate " + quoted(source_path("rulesets/variants/molestation-literal.rules")) +
-                              " --games 5 --logs " + quoted(dir));
+  const auto r = run_rulebook("simulate " + quoted_path(source_path("rulesets/variants/molestation-literal.rules")) +
+                              " --games 5 --logs " + quoted_path(dir));
   CHECK(r.exit_code == 1);
   CHECK(r.err.find("rule fault in game 0") != std::string::npos);
   CHECK(r.err.find("top(role_deck): the zone is empty") != std::string::npos);
@@ -180,7 +181,7 @@ TEST_CASE("cli: a rule fault stops simulate with exit 1 and saves the game's log
 }
 
 TEST_CASE("cli: simulate and play refuse bad game settings with exit 2", "[cli][simulate]") {
-  const std::string file = quoted(source_path("rulesets/clusterfk.rules"));
+  const std::string file = quoted_path(source_path("rulesets/clusterfk.rules"));
   const auto option = run_rulebook("simulate " + file + " --games 1 --option notes=5");
   CHECK(option.exit_code == 2);
   CHECK(option.err.find("option 'notes' must be in 32..200, not 5") != std::string::npos);
@@ -196,11 +197,11 @@ TEST_CASE("cli: simulate and play refuse bad game settings with exit 2", "[cli][
 
 TEST_CASE("cli: play asks again after bad input, and the same seed and input give the same log", "[cli][play]") {
   const std::string dir = rulebook::test::temp_folder();
-  const std::string file = quoted(source_path("rulesets/molestation-game.rules"));
+  const std::string file = quoted_path(source_path("rulesets/molestation-game.rules"));
   std::string input = "zero\n0\n";
   for (int i = 0; i < 400; ++i) input += "1\n";
-  const auto a = run_rulebook("play " + file + " --seed 4 --log " + quoted(dir + "/a.jsonl"), input);
-  const auto b = run_rulebook("play " + file + " --seed 4 --log " + quoted(dir + "/b.jsonl"), input);
+  const auto a = run_rulebook("play " + file + " --seed 4 --log " + quoted_path(dir + "/a.jsonl"), input);
+  const auto b = run_rulebook("play " + file + " --seed 4 --log " + quoted_path(dir + "/b.jsonl"), input);
   CHECK(a.out.find("please type a number from 1 to") != std::string::npos);
   CHECK(a.out.find("seed 4") != std::string::npos);
   const std::string log_a = rulebook::test::read_text(dir + "/a.jsonl");
@@ -213,21 +214,21 @@ TEST_CASE("cli: play asks again after bad input, and the same seed and input giv
 }
 
 TEST_CASE("cli: play stops with exit 2 when input ends", "[cli][play]") {
-  const auto r = run_rulebook("play " + quoted(source_path("rulesets/molestation-game.rules")) + " --seed 1", "");
+  const auto r = run_rulebook("play " + quoted_path(source_path("rulesets/molestation-game.rules")) + " --seed 1", "");
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("input ended") != std::string::npos);
 }
 
 TEST_CASE("cli: replay accepts the hand-written example logs and prints winners and scores", "[cli][replay]") {
-  const auto m = run_rulebook("replay " + quoted(source_path("rulesets/molestation-game.rules")) + " " +
-                              quoted(source_path("rulesets/examples/molestation-table-game.jsonl")));
+  const auto m = run_rulebook("replay " + quoted_path(source_path("rulesets/molestation-game.rules")) + " " +
+                              quoted_path(source_path("rulesets/examples/molestation-table-game.jsonl")));
   INFO(m.err);
   CHECK(m.exit_code == 0);
   CHECK(m.out.find("the game ended in round 3") != std::string::npos);
   CHECK(m.out.find("winners: Bob") != std::string::npos);
   CHECK(m.out.find("trauma: Ann = 7, Bob = 3") != std::string::npos);
-  const auto c = run_rulebook("replay " + quoted(source_path("rulesets/clusterfk.rules")) + " " +
-                              quoted(source_path("rulesets/examples/clusterfk-table-game.jsonl")));
+  const auto c = run_rulebook("replay " + quoted_path(source_path("rulesets/clusterfk.rules")) + " " +
+                              quoted_path(source_path("rulesets/examples/clusterfk-table-game.jsonl")));
   INFO(c.err);
   CHECK(c.exit_code == 0);
   CHECK(c.out.find("ok: 39 steps, the game ended in round 2") != std::string::npos);
@@ -236,14 +237,14 @@ TEST_CASE("cli: replay accepts the hand-written example logs and prints winners 
 
 TEST_CASE("cli: replay reads a log from standard input with -", "[cli][replay]") {
   const std::string log = rulebook::test::read_text(source_path("rulesets/examples/clusterfk-table-game.jsonl"));
-  const auto r = run_rulebook("replay " + quoted(source_path("rulesets/clusterfk.rules")) + " -", log);
+  const auto r = run_rulebook("replay " + quoted_path(source_path("rulesets/clusterfk.rules")) + " -", log);
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("-: ok: 39 steps") != std::string::npos);
 }
 
 TEST_CASE("cli: replay --trace lists each step with its player, choice, rule and source line", "[cli][replay]") {
-  const auto r = run_rulebook("replay --trace " + quoted(source_path("rulesets/clusterfk.rules")) + " " +
-                              quoted(source_path("rulesets/examples/clusterfk-table-game.jsonl")));
+  const auto r = run_rulebook("replay --trace " + quoted_path(source_path("rulesets/clusterfk.rules")) + " " +
+                              quoted_path(source_path("rulesets/examples/clusterfk-table-game.jsonl")));
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("step    1  line 12    Ann      pass ") != std::string::npos);
   CHECK(r.out.find("step    3  line 14    Ann      Cy ") != std::string::npos);
@@ -259,8 +260,8 @@ TEST_CASE("cli: replay exits 1 on an illegal move, 2 on a bad log, and --format 
   std::string illegal = log;
   illegal.replace(illegal.find(legal_pass), legal_pass.size(), R"("player": "Ann", "rule": "pass_note", "choice": "note33")");
   rulebook::test::write_text(folder + "/illegal.jsonl", illegal);
-  const std::string rules = quoted(source_path("rulesets/clusterfk.rules"));
-  const auto r = run_rulebook("replay " + rules + " " + quoted(folder + "/illegal.jsonl"));
+  const std::string rules = quoted_path(source_path("rulesets/clusterfk.rules"));
+  const auto r = run_rulebook("replay " + rules + " " + quoted_path(folder + "/illegal.jsonl"));
   CHECK(r.exit_code == 1);
   CHECK(r.err.find("illegal.jsonl:13:") != std::string::npos);
   CHECK(r.err.find("step 2: Ann may not choose note33 in rule 'pass_note'") != std::string::npos);
@@ -268,8 +269,8 @@ TEST_CASE("cli: replay exits 1 on an illegal move, 2 on a bad log, and --format 
   CHECK(r.err.find("legal here for Ann: note3, note9, note17, note28") != std::string::npos);
 
   rulebook::test::write_text(folder + "/bad.jsonl", log.substr(0, log.size() / 2));
-  const auto b = run_rulebook("replay --format json " + rules + " " + quoted(folder + "/bad.jsonl") + " " +
-                              quoted(folder + "/illegal.jsonl"));
+  const auto b = run_rulebook("replay --format json " + rules + " " + quoted_path(folder + "/bad.jsonl") + " " +
+                              quoted_path(folder + "/illegal.jsonl"));
   CHECK(b.exit_code == 2);
   const auto j = nlohmann::json::parse(b.out);
   REQUIRE(j["logs"].size() == 2);
@@ -278,7 +279,7 @@ TEST_CASE("cli: replay exits 1 on an illegal move, 2 on a bad log, and --format 
   CHECK(j["logs"][1]["steps"] == 1);
   CHECK(j["logs"][1]["diagnostics"][0]["line"] == 13);
 
-  const auto missing = run_rulebook("replay " + rules + " " + quoted(folder + "/no-such.jsonl"));
+  const auto missing = run_rulebook("replay " + rules + " " + quoted_path(folder + "/no-such.jsonl"));
   CHECK(missing.exit_code == 2);
   CHECK(missing.err.find("cannot read the log") != std::string::npos);
 }
@@ -289,7 +290,7 @@ TEST_CASE("cli: replay --partial checks a game in progress and says what comes n
   const std::size_t cut = log.find("{\"move\": {\"player\": \"Bob\", \"rule\": \"pass_or_slam\"");
   REQUIRE(cut != std::string::npos);
   rulebook::test::write_text(folder + "/part.jsonl", log.substr(0, cut));
-  const std::string args = quoted(source_path("rulesets/clusterfk.rules")) + " " + quoted(folder + "/part.jsonl");
+  const std::string args = quoted_path(source_path("rulesets/clusterfk.rules")) + " " + quoted_path(folder + "/part.jsonl");
   const auto whole = run_rulebook("replay " + args);
   CHECK(whole.exit_code == 2);
   CHECK(whole.err.find("the log ends before the game does") != std::string::npos);
@@ -302,17 +303,17 @@ TEST_CASE("cli: replay --partial checks a game in progress and says what comes n
 TEST_CASE("cli: replay warns about a log written for other rules, and --strict refuses it", "[cli][replay]") {
   const std::string folder = rulebook::test::temp_folder();
   const std::string logs = folder + "/logs";
-  const std::string rules = quoted(source_path("rulesets/clusterfk.rules"));
-  REQUIRE(run_rulebook("simulate " + rules + " --games 1 --seed 3 --logs " + quoted(logs)).exit_code == 0);
+  const std::string rules = quoted_path(source_path("rulesets/clusterfk.rules"));
+  REQUIRE(run_rulebook("simulate " + rules + " --games 1 --seed 3 --logs " + quoted_path(logs)).exit_code == 0);
   std::string log = rulebook::test::read_text(logs + "/game-000000.jsonl");
   const std::size_t hash = log.find("\"hash\":\"");
   REQUIRE(hash != std::string::npos);
   log.replace(hash + 8, 16, "0123456789abcdef");
   rulebook::test::write_text(folder + "/old.jsonl", log);
-  const auto warned = run_rulebook("replay " + rules + " " + quoted(folder + "/old.jsonl"));
+  const auto warned = run_rulebook("replay " + rules + " " + quoted_path(folder + "/old.jsonl"));
   CHECK(warned.exit_code == 0);
   CHECK(warned.err.find("warning: the log was written for other rule files") != std::string::npos);
-  const auto strict = run_rulebook("replay --strict " + rules + " " + quoted(folder + "/old.jsonl"));
+  const auto strict = run_rulebook("replay --strict " + rules + " " + quoted_path(folder + "/old.jsonl"));
   CHECK(strict.exit_code == 2);
 }
 
@@ -381,3 +382,5 @@ TEST_CASE("cli: verify refuses a bad property, player count or file with exit 2"
   CHECK(run_rulebook("verify no/such/file.rules").exit_code == 2);
   CHECK(run_rulebook("verify " + source_path("tests/verifier/cases/lost-card.rules") + " --option nonsense=1").exit_code == 2);
 }
+
+}  // namespace cli_cli_test

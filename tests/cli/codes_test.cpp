@@ -13,9 +13,10 @@
 
 using rulebook::test::run_rulebook;
 
+namespace cli_codes_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
-std::string quoted(const std::string& path) { return "'" + path + "'"; }
+using rulebook::test::quoted_path;
 
 // Two errors with notes-free messages and one warning: E0302, E0301, W0211.
 const char* const kThreeFindings =
@@ -67,21 +68,21 @@ TEST_CASE("cli: check's text, JSON and SARIF carry the same codes", "[cli][codes
   const std::string file = dir + "/bad.rules";
   rulebook::test::write_text(file, kThreeFindings);
 
-  const auto text = run_rulebook("check " + quoted(file));
+  const auto text = run_rulebook("check " + quoted_path(file));
   CHECK(text.exit_code == 1);
   CHECK(text.err.find("bad.rules:7:7: error: type mismatch in assignment: 'n' is int, but the value is bool [E0302]\n") !=
         std::string::npos);
   CHECK(text.err.find("bad.rules:8:7: error: unknown name 'm'; did you mean 'n'? [E0301]\n") != std::string::npos);
   CHECK(text.err.find("bad.rules:5:5: warning: definition 'unused' is never used [W0211]\n") != std::string::npos);
 
-  const auto json = run_rulebook("check --format json " + quoted(file));
+  const auto json = run_rulebook("check --format json " + quoted_path(file));
   CHECK(json.exit_code == 1);
   const auto j = nlohmann::json::parse(json.out);
   std::vector<std::string> json_codes;
   for (const auto& d : j["diagnostics"]) json_codes.push_back(d["code"]);
   CHECK(json_codes == std::vector<std::string>{"E0302", "E0301", "W0211"});
 
-  const auto sarif = run_rulebook("check --format sarif " + quoted(file));
+  const auto sarif = run_rulebook("check --format sarif " + quoted_path(file));
   CHECK(sarif.exit_code == 1);
   const auto s = nlohmann::json::parse(sarif.out);
   CHECK(s["version"] == "2.1.0");
@@ -105,12 +106,12 @@ TEST_CASE("cli: --color always colours diagnostics even with NO_COLOR, never and
   rulebook::test::write_text(file, kThreeFindings);
   const std::string escape = "\x1b[";
   // run_rulebook sets NO_COLOR=1 and sends stderr to a file.
-  CHECK(run_rulebook("check --color always " + quoted(file)).err.find(escape) != std::string::npos);
-  CHECK(run_rulebook("--color always check " + quoted(file)).err.find(escape) != std::string::npos);
-  CHECK(run_rulebook("check --color never " + quoted(file)).err.find(escape) == std::string::npos);
-  CHECK(run_rulebook("check --color auto " + quoted(file)).err.find(escape) == std::string::npos);
-  CHECK(run_rulebook("check " + quoted(file)).err.find(escape) == std::string::npos);
-  const auto bad = run_rulebook("check --color sometimes " + quoted(file));
+  CHECK(run_rulebook("check --color always " + quoted_path(file)).err.find(escape) != std::string::npos);
+  CHECK(run_rulebook("--color always check " + quoted_path(file)).err.find(escape) != std::string::npos);
+  CHECK(run_rulebook("check --color never " + quoted_path(file)).err.find(escape) == std::string::npos);
+  CHECK(run_rulebook("check --color auto " + quoted_path(file)).err.find(escape) == std::string::npos);
+  CHECK(run_rulebook("check " + quoted_path(file)).err.find(escape) == std::string::npos);
+  const auto bad = run_rulebook("check --color sometimes " + quoted_path(file));
   CHECK(bad.exit_code == 2);
   CHECK(bad.err.find("--color") != std::string::npos);
   std::filesystem::remove_all(dir);
@@ -118,13 +119,13 @@ TEST_CASE("cli: --color always colours diagnostics even with NO_COLOR, never and
 
 TEST_CASE("cli: simulate, replay and verify report errors in the rules as JSON or SARIF when asked", "[cli][codes]") {
   const std::string dir = rulebook::test::temp_folder();
-  const std::string file = quoted(dir + "/bad.rules");
+  const std::string file = quoted_path(dir + "/bad.rules");
   rulebook::test::write_text(dir + "/bad.rules", kThreeFindings);
   rulebook::test::write_text(dir + "/game.jsonl", "{}\n");
   // verify exits 2: its 1 means a refuted property.
   const std::pair<std::string, int> commands[] = {
       {"simulate " + file + " --games 5 --format json", 1},
-      {"replay " + file + " " + quoted(dir + "/game.jsonl") + " --format json", 1},
+      {"replay " + file + " " + quoted_path(dir + "/game.jsonl") + " --format json", 1},
       {"verify " + file + " --format json", 2}};
   for (const auto& [command, exit_code] : commands) {
     INFO(command);
@@ -139,3 +140,5 @@ TEST_CASE("cli: simulate, replay and verify report errors in the rules as JSON o
   CHECK(nlohmann::json::parse(sarif.out)["runs"][0]["results"][1]["ruleId"] == "E0301");
   std::filesystem::remove_all(dir);
 }
+
+}  // namespace cli_codes_test

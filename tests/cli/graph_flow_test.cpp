@@ -14,6 +14,7 @@
 #include "rulebook/grammar/load.hpp"
 #include "support.hpp"
 
+namespace cli_graph_flow_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 const char* const kHeader =
@@ -156,3 +157,5 @@ TEST_CASE("graph: a loop whose body ends in a fork goes back from the join, nest
   CHECK(has(edges, "tick -> stop"));
   CHECK(has(edges, "stop -> round [next round] (back)"));
 }
+
+}  // namespace cli_graph_flow_test

@@ -13,9 +13,10 @@
 using rulebook::test::run_rulebook;
 using rulebook::test::source_path;
 
+namespace cli_graph_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
-std::string quoted(const std::string& path) { return "'" + path + "'"; }
+using rulebook::test::quoted_path;
 
 std::string dot_of(const std::string& path) {
   rulebook::grammar::SourceManager sources;
@@ -99,22 +100,22 @@ TEST_CASE("graph: every labelled rule of the shipped rulesets is drawn once, det
 
 TEST_CASE("graph: --format svg draws with Graphviz, -o writes a file", "[cli][graph]") {
   const std::string dir = rulebook::test::temp_folder();
-  const auto r = run_rulebook("graph --format svg " + quoted(source_path("rulesets/clusterfk.rules")) + " -o " +
-                              quoted(dir + "/c.svg"));
+  const auto r = run_rulebook("graph --format svg " + quoted_path(source_path("rulesets/clusterfk.rules")) + " -o " +
+                              quoted_path(dir + "/c.svg"));
   REQUIRE(r.exit_code == 0);
   const std::string svg = rulebook::test::read_text(dir + "/c.svg");
   CHECK(svg.find("<svg") != std::string::npos);
   CHECK(svg.find("pass_note") != std::string::npos);
   CHECK(svg.find("game over") != std::string::npos);
 
-  const auto dot = run_rulebook("graph " + quoted(source_path("rulesets/clusterfk.rules")));
+  const auto dot = run_rulebook("graph " + quoted_path(source_path("rulesets/clusterfk.rules")));
   CHECK(dot.exit_code == 0);
   CHECK(dot.out == dot_of(source_path("rulesets/clusterfk.rules")));
   std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("graph: without Graphviz, svg is a clear error (exit 2) and dot still works", "[cli][graph]") {
-  const std::string file = quoted(source_path("rulesets/molestation-game.rules"));
+  const std::string file = quoted_path(source_path("rulesets/molestation-game.rules"));
   const auto svg = run_rulebook("graph --format svg " + file, "", "PATH=/nonexistent");
   CHECK(svg.exit_code == 2);
   CHECK(svg.err.find("needs Graphviz's 'dot'") != std::string::npos);
@@ -125,9 +126,11 @@ TEST_CASE("graph: without Graphviz, svg is a clear error (exit 2) and dot still 
 TEST_CASE("graph: a ruleset with errors gets its diagnostics and exit 1", "[cli][graph]") {
   const std::string dir = rulebook::test::temp_folder();
   rulebook::test::write_text(dir + "/bad.rules", "game \"t\"\nplayers 2\ncards { standard52 }\nround {\n  set x := 1\n}\n");
-  const auto r = run_rulebook("graph " + quoted(dir + "/bad.rules"));
+  const auto r = run_rulebook("graph " + quoted_path(dir + "/bad.rules"));
   CHECK(r.exit_code == 1);
   CHECK(r.err.find("unknown name 'x' [E0301]") != std::string::npos);
   CHECK(r.out.empty());
   std::filesystem::remove_all(dir);
 }
+
+}  // namespace cli_graph_test

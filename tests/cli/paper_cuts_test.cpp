@@ -48,6 +48,7 @@ TEST_CASE("seeds: simulate under two seeds plays different first games, and the 
   CHECK(game_seed(dir + "/s1/game-000001.jsonl") == std::to_string(ri::game_seed(1, 1)));
 }
 
+namespace cli_paper_cuts_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 // A labelled `if` that tests every round but acts only when its condition holds, a labelled
@@ -143,3 +144,5 @@ TEST_CASE("coverage: stats files keep reached and fired, an old file reads its c
   CHECK(refused.exit_code == 2);
   CHECK(refused.err.find("\"fired\" of label 0 is more than \"reached\"") != std::string::npos);
 }
+
+}  // namespace cli_paper_cuts_test

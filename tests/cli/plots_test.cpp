@@ -12,9 +12,10 @@
 using rulebook::test::run_rulebook;
 using rulebook::test::source_path;
 
+namespace cli_plots_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
-std::string quoted(const std::string& path) { return "'" + path + "'"; }
+using rulebook::test::quoted_path;
 
 // The numbers in the bars' tooltips: "seat 2: 57 wins, ..." or "193 to 204: 10 games".
 std::vector<std::int64_t> bar_numbers(const std::string& svg, const std::regex& pattern) {
@@ -36,7 +37,7 @@ void check_svg(const std::string& svg) {
 TEST_CASE("plots: win-rate and game-length charts agree with the report", "[cli][plot]") {
   const std::string dir = rulebook::test::temp_folder();
   const auto r = run_rulebook(fmt::format("simulate {} --games 300 --players 3 --format json --plot {}",
-                                          quoted(source_path("rulesets/molestation-game.rules")), quoted(dir + "/charts")));
+                                          quoted_path(source_path("rulesets/molestation-game.rules")), quoted_path(dir + "/charts")));
   REQUIRE(r.exit_code == 0);
   const auto report = nlohmann::json::parse(r.out);
 
@@ -64,8 +65,8 @@ TEST_CASE("plots: win-rate and game-length charts agree with the report", "[cli]
 
 TEST_CASE("plots: merge --plot draws the same charts as one run", "[cli][plot]") {
   const std::string dir = rulebook::test::temp_folder();
-  const std::string rules = quoted(source_path("rulesets/molestation-game.rules"));
-  REQUIRE(run_rulebook(fmt::format("simulate {} --games 100 --plot {}", rules, quoted(dir + "/one"))).exit_code == 0);
+  const std::string rules = quoted_path(source_path("rulesets/molestation-game.rules"));
+  REQUIRE(run_rulebook(fmt::format("simulate {} --games 100 --plot {}", rules, quoted_path(dir + "/one"))).exit_code == 0);
   for (int i = 0; i < 2; ++i) {
     REQUIRE(run_rulebook(fmt::format("simulate {} --games 100 --shard {}/2 --stats '{}/{}.json'", rules, i, dir, i))
                 .exit_code == 0);
@@ -83,8 +84,10 @@ TEST_CASE("plots: a --plot folder that cannot be made is an error, exit 2", "[cl
   const std::string dir = rulebook::test::temp_folder();
   rulebook::test::write_text(dir + "/file", "not a folder");
   const auto r = run_rulebook(fmt::format("simulate {} --games 10 --plot '{}/file'",
-                                          quoted(source_path("rulesets/molestation-game.rules")), dir));
+                                          quoted_path(source_path("rulesets/molestation-game.rules")), dir));
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("cannot create the plot folder") != std::string::npos);
   std::filesystem::remove_all(dir);
 }
+
+}  // namespace cli_plots_test

@@ -17,6 +17,7 @@
 
 #include "support.hpp"
 
+namespace cli_record_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 using rulebook::test::read_text;
@@ -278,3 +279,5 @@ TEST_CASE("record: a bad -o path or a log of other rules is an error, and nothin
   CHECK(r.err.find("is not a log of these rules to go on from; it is left as it is") != std::string::npos);
   CHECK(read_text(dir + "/bad.jsonl").find("7H") != std::string::npos);
 }
+
+}  // namespace cli_record_test

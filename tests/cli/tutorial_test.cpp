@@ -16,6 +16,7 @@
 
 #include "support.hpp"
 
+namespace cli_tutorial_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 struct Command {
@@ -118,3 +119,5 @@ TEST_CASE("docs/tutorial.md: every command runs and prints what the tutorial sho
   }
   std::filesystem::remove_all(dir);
 }
+
+}  // namespace cli_tutorial_test

@@ -20,9 +20,10 @@
 using rulebook::test::run_rulebook;
 using rulebook::test::source_path;
 
+namespace cli_verify_progress_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
-std::string quoted(const std::string& path) { return "'" + path + "'"; }
+using rulebook::test::quoted_path;
 
 const std::string kFile = source_path("tests/verifier/corpus/01-path-bonus-deal.fixed.rules");
 const std::string kArgs = " --players 2 --games 30 --search-states 2000";
@@ -77,8 +78,8 @@ std::string on_terminal(const std::vector<std::string>& args, const std::string&
 }  // namespace
 
 TEST_CASE("verify --progress: the stages on stderr, nothing on stdout, the same stdout as without", "[vgraph][verify]") {
-  const auto with = run_rulebook("verify " + quoted(kFile) + kArgs + " --progress --format json");
-  const auto without = run_rulebook("verify " + quoted(kFile) + kArgs + " --format json");
+  const auto with = run_rulebook("verify " + quoted_path(kFile) + kArgs + " --progress --format json");
+  const auto without = run_rulebook("verify " + quoted_path(kFile) + kArgs + " --format json");
   INFO(with.err);
   check_progress_lines(with.err);
   CHECK(with.out.find("verify, 2 players") == std::string::npos);
@@ -120,7 +121,9 @@ TEST_CASE("verify: progress on a terminal by default, never with --no-progress, 
 }
 
 TEST_CASE("verify: --progress and --no-progress together are bad input", "[vgraph][verify]") {
-  const auto r = run_rulebook("verify " + quoted(kFile) + " --progress --no-progress");
+  const auto r = run_rulebook("verify " + quoted_path(kFile) + " --progress --no-progress");
   CHECK(r.exit_code == 2);
   CHECK(r.out.empty());
 }
+
+}  // namespace cli_verify_progress_test

@@ -13,9 +13,10 @@
 using rulebook::test::run_rulebook;
 using rulebook::test::source_path;
 
+namespace cli_verify_sampling_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
-std::string quoted(const std::string& path) { return "'" + path + "'"; }
+using rulebook::test::quoted_path;
 
 // Runs `verify` with `args` and the seconds it took.
 std::pair<rulebook::test::RunResult, double> timed(const std::string& args) {
@@ -34,7 +35,7 @@ std::string notes_of(const std::string& json_text) {
 }  // namespace
 
 TEST_CASE("verify: a loop without decisions stops the sampling promptly, and the notes say so", "[vgraph][verify][long]") {
-  const std::string file = quoted(source_path("tests/cli/data/endless-loop.rules"));
+  const std::string file = quoted_path(source_path("tests/cli/data/endless-loop.rules"));
   const auto [text, seconds] = timed(file + " --players 2");
   INFO(text.out);
   CHECK(text.exit_code == 1);  // game-termination refuted by the looping game
@@ -47,7 +48,7 @@ TEST_CASE("verify: a loop without decisions stops the sampling promptly, and the
 }
 
 TEST_CASE("verify: a game that runs long is stopped at its last decision, and the notes say so", "[vgraph][verify][long]") {
-  const std::string file = quoted(source_path("tests/cli/data/long-game.rules"));
+  const std::string file = quoted_path(source_path("tests/cli/data/long-game.rules"));
   const auto [r, seconds] = timed(file + " --players 2 --games 2 --property reachability --format json");
   INFO(r.out);
   CHECK(r.exit_code == 0);  // both rules fire in the part of the games that was played
@@ -59,7 +60,7 @@ TEST_CASE("verify: a game that runs long is stopped at its last decision, and th
 }
 
 TEST_CASE("verify: the budget stops sampling, also a game under way", "[vgraph][verify]") {
-  const std::string file = quoted(source_path("tests/cli/data/long-game.rules"));
+  const std::string file = quoted_path(source_path("tests/cli/data/long-game.rules"));
   const auto [r, seconds] = timed(file + " --players 2 --games 1000 --budget 1 --property reachability --format json");
   INFO(r.out);
   CHECK(seconds < 120);
@@ -68,3 +69,5 @@ TEST_CASE("verify: the budget stops sampling, also a game under way", "[vgraph][
   const std::string notes = notes_of(r.out);
   CHECK(notes.find("the budget (1 s, --budget) was spent") != std::string::npos);
 }
+
+}  // namespace cli_verify_sampling_test

@@ -16,13 +16,14 @@ using rulebook::test::run_rulebook;
 using rulebook::test::source_path;
 namespace ri = rulebook::interpreter;
 
+namespace cli_views_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
-std::string quoted(const std::string& path) { return "'" + path + "'"; }
+using rulebook::test::quoted_path;
 
 std::string clusterfk_replay(const std::string& flags) {
-  return "replay " + quoted(source_path("rulesets/clusterfk.rules")) + " " +
-         quoted(source_path("rulesets/examples/clusterfk-table-game.jsonl")) + " " + flags;
+  return "replay " + quoted_path(source_path("rulesets/clusterfk.rules")) + " " +
+         quoted_path(source_path("rulesets/examples/clusterfk-table-game.jsonl")) + " " + flags;
 }
 
 // Whether `card` appears as a card name of its own (note3 is not in note37).
@@ -197,8 +198,8 @@ TEST_CASE("views: replay prints the scores at the end of every round, in --trace
   CHECK(rounds[1]["game_ended"] == true);
 
   // Molestation, by round, as the table: each round's end with its two scores and the state.
-  const auto m = run_rulebook("replay " + quoted(source_path("rulesets/molestation-game.rules")) + " " +
-                              quoted(source_path("rulesets/examples/molestation-table-game.jsonl")) + " --show-state round");
+  const auto m = run_rulebook("replay " + quoted_path(source_path("rulesets/molestation-game.rules")) + " " +
+                              quoted_path(source_path("rulesets/examples/molestation-table-game.jsonl")) + " --show-state round");
   INFO(m.out);
   REQUIRE(m.exit_code == 0);
   CHECK(m.out.find("round 1 ends after step 44: sexperience: Ann 0, Bob 0, Dummy North 0, Dummy South 0; "
@@ -218,7 +219,7 @@ TEST_CASE("views: replay refuses --as without --show-state and a player the log 
 }
 
 TEST_CASE("views: play shows the player's view and what the others did, the whole state only with --debug", "[views]") {
-  const std::string play = "play " + quoted(source_path("rulesets/clusterfk.rules")) + " --players 4 --seed 3";
+  const std::string play = "play " + quoted_path(source_path("rulesets/clusterfk.rules")) + " --players 4 --seed 3";
   std::string input;
   for (int i = 0; i < 40; ++i) input += "1\n";
   const auto debug = run_rulebook(play + " --debug", input);
@@ -246,3 +247,5 @@ TEST_CASE("views: play shows the player's view and what the others did, the whol
   const std::string first = between(r.out, "since the game began:", "choice (");
   for (std::size_t i = 1; i <= 4; ++i) CHECK_FALSE(names_card(first, hand[i].str()));
 }
+
+}  // namespace cli_views_test

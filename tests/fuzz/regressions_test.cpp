@@ -10,6 +10,7 @@
 #include "fuzz/targets.hpp"
 #include "support.hpp"
 
+namespace fuzz_regressions_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 void run_folder(const std::string& folder, void (*target)(const std::uint8_t*, std::size_t)) {
@@ -81,3 +82,5 @@ TEST_CASE("fuzz targets: every hostile shape at its crashing size ends in a diag
     }
   }
 }
+
+}  // namespace fuzz_regressions_test

@@ -12,6 +12,7 @@ namespace g = rulebook::grammar;
 using rulebook::test::check_text;
 using rulebook::test::source_path;
 
+namespace grammar_check_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 struct Loaded {
@@ -181,3 +182,5 @@ TEST_CASE("check: policies are typed against the choice they answer", "[check]")
   CHECK(text.find("test.rules:11:9: error: type mismatch in policy choice: expected card, but this is player") !=
         std::string::npos);
 }
+
+}  // namespace grammar_check_test

@@ -12,6 +12,7 @@
 
 namespace g = rulebook::grammar;
 
+namespace grammar_golden_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 std::string replace_all(std::string text, const std::string& from, const std::string& to) {
@@ -52,3 +53,5 @@ TEST_CASE("golden: bad rule files give exact diagnostics", "[golden][diagnostics
   }
   CHECK(cases >= 30);
 }
+
+}  // namespace grammar_golden_test

@@ -10,6 +10,7 @@ using rulebook::test::expr;
 using rulebook::test::parse_text;
 using rulebook::test::stmts;
 
+namespace grammar_parse_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 // The declarations of a whole file, one S-expression per line, without the header line.
@@ -230,3 +231,5 @@ TEST_CASE("grammar: every node has the span of its text, without trailing commen
   CHECK(round.body.span.end_line == 5);
   CHECK(round.body.span.end_column == 2);
 }
+
+}  // namespace grammar_parse_test

@@ -13,6 +13,7 @@ namespace ri = rulebook::interpreter;
 using rulebook::test::Game;
 using rulebook::test::start_game;
 
+namespace interpreter_chance_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 // Four seats; the round draws `draws` players at random and counts each draw per player.
@@ -105,3 +106,5 @@ TEST_CASE("chance: rules without a random choice draw from the generator as befo
       "setup {\n  choose p in players at random\n  move box to deck\n  shuffle deck\n}\nround {\n  end game\n}\n";
   CHECK(start_game(drawn, 0, 5).zone_text("deck") != a.zone_text("deck"));
 }
+
+}  // namespace interpreter_chance_test

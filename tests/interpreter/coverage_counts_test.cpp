@@ -11,6 +11,7 @@
 
 namespace ri = rulebook::interpreter;
 
+namespace interpreter_coverage_counts_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 std::size_t label_index(const ri::Machine& machine, const std::string& name) {
@@ -76,3 +77,5 @@ round {
   CHECK(r.reached[outer] == 1);
   CHECK(r.fired[outer] == 0);
 }
+
+}  // namespace interpreter_coverage_counts_test

@@ -11,6 +11,7 @@
 namespace ri = rulebook::interpreter;
 using rulebook::test::start_game;
 
+namespace interpreter_inline_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 // A game whose setup sets `probe` from `expression`, with these defs.
@@ -55,3 +56,5 @@ TEST_CASE("inlining: an argument the body would not read still faults", "[interp
   const ri::Ir inlined = ri::inline_defs(g.machine->ir());
   CHECK(calls(inlined) == calls(g.machine->ir()));
 }
+
+}  // namespace interpreter_inline_test

@@ -12,6 +12,7 @@ namespace ri = rulebook::interpreter;
 using rulebook::test::Game;
 using rulebook::test::start_game;
 
+namespace interpreter_machine_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 // A small game around `body` (the round's statements, then the game ends).
@@ -289,3 +290,5 @@ TEST_CASE("views: a player sees its own hand, face-up cards and public zones onl
   CHECK(theirs.legal.empty());
   CHECK(theirs.to_move == 1);
 }
+
+}  // namespace interpreter_machine_test

@@ -10,6 +10,7 @@
 
 namespace ri = rulebook::interpreter;
 
+namespace interpreter_random_games_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 void run_games(const std::string& ruleset, std::int64_t players, std::map<std::string, std::string> options = {}) {
@@ -47,3 +48,5 @@ TEST_CASE("random games: Clusterfk, 7 players", "[random-games][long]") { run_ga
 TEST_CASE("random games: Clusterfk, 8 players with Chlamydia", "[random-games][long]") {
   run_games("rulesets/clusterfk.rules", 8, {{"chlamydia", "true"}});
 }
+
+}  // namespace interpreter_random_games_test

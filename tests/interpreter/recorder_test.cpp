@@ -11,6 +11,7 @@
 #include "rulebook/logs/replay.hpp"
 #include "support.hpp"
 
+namespace interpreter_recorder_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 namespace rg = rulebook::grammar;
@@ -160,3 +161,5 @@ TEST_CASE("record: an answer that would make a recorded decision illegal is refu
   REQUIRE(recorder.answer("AS").empty());
   CHECK(recorder.question().kind == ri::Question::Kind::kOver);
 }
+
+}  // namespace interpreter_recorder_test

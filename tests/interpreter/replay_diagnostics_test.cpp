@@ -19,6 +19,7 @@ namespace ri = rulebook::interpreter;
 namespace rg = rulebook::grammar;
 using nlohmann::json;
 
+namespace interpreter_replay_diagnostics_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 // Two players follow a nominated suit with a high card, pick a mode that is not banned, and
@@ -352,3 +353,5 @@ TEST_CASE("replaydiag: play and simulate write logs without the rule file's fold
   CHECK(logs > 0);
   std::filesystem::remove_all(dir);
 }
+
+}  // namespace interpreter_replay_diagnostics_test

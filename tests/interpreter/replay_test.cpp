@@ -20,6 +20,7 @@ namespace ri = rulebook::interpreter;
 namespace rg = rulebook::grammar;
 using nlohmann::json;
 
+namespace interpreter_replay_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 // A ruleset loaded with its sources kept, so that replay diagnostics can quote rule lines.
@@ -514,3 +515,5 @@ TEST_CASE("replay bad log: a misspelt rule label gets a suggestion", "[replay]")
   lines[i] = move.dump();
   require_bad(s, lines, i + 1, "no rule labelled 'pass_or_slap' in these rules (did you mean 'pass_or_slam'?)");
 }
+
+}  // namespace interpreter_replay_test

@@ -105,6 +105,7 @@ round {
   CHECK(ir.find("min value l") != std::string::npos);
 }
 
+namespace interpreter_value_aggregates_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 const char* const kTally = R"(game "t"
@@ -144,3 +145,5 @@ TEST_CASE("value aggregates: the verifier proves a true bound on a max and never
   CHECK(invariant_status("3") == rv::Status::kProved);
   CHECK(invariant_status("2") != rv::Status::kProved);
 }
+
+}  // namespace interpreter_value_aggregates_test

@@ -19,6 +19,7 @@ namespace rv = rulebook::verifier;
 using rulebook::test::eval_text;
 using rulebook::test::machine_for_file;
 
+namespace ir_builtins_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 rv::VerifyReport verify_case(const std::shared_ptr<ri::Machine>& machine) {
@@ -113,3 +114,5 @@ TEST_CASE("builtins: abs of the smallest integer refutes well-defined with a gam
   CHECK(r.final_state->fault->kind == ri::FaultKind::kIntegerOverflow);
   CHECK_THAT(f.message, Catch::Contains(r.final_state->fault->message));
 }
+
+}  // namespace ir_builtins_test

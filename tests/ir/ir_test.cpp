@@ -14,6 +14,7 @@
 
 namespace rulebook::test {
 
+namespace ir_ir_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 const std::vector<std::string> kShipped = {"rulesets/molestation-game.rules", "rulesets/clusterfk.rules"};
@@ -148,3 +149,5 @@ round {
 }
 
 }  // namespace rulebook::test
+
+}  // namespace ir_ir_test

@@ -11,9 +11,10 @@ using rulebook::test::read_text;
 using rulebook::test::run_rulebook;
 using rulebook::test::write_text;
 
+namespace logs_chance_log_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
-std::string quoted(const std::string& path) { return "'" + path + "'"; }
+using rulebook::test::quoted_path;
 
 // Each round the generator draws a card above 5 from the deck for seat 1, then seat 0 puts
 // a card of its hand back.
@@ -33,7 +34,7 @@ Logged simulate_one(std::uint64_t seed) {
   l.folder = rulebook::test::temp_folder();
   l.rules = l.folder + "/chance.rules";
   write_text(l.rules, kChanceRules);
-  const auto r = run_rulebook(fmt::format("simulate {} --games 1 --seed {} --logs {}", quoted(l.rules), seed, quoted(l.folder + "/logs")));
+  const auto r = run_rulebook(fmt::format("simulate {} --games 1 --seed {} --logs {}", quoted_path(l.rules), seed, quoted_path(l.folder + "/logs")));
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
   l.log = read_text(l.folder + "/logs/game-000000.jsonl");
@@ -55,7 +56,7 @@ TEST_CASE("chance logs: simulate writes a draw line per random choice and the lo
   const Logged l = simulate_one(3);
   CHECK(l.log.find("{\"draw\":{\"choice\":") != std::string::npos);
   CHECK(l.log.find("\"rule\":\"pick\"}}") != std::string::npos);
-  const auto r = run_rulebook(fmt::format("replay {} {}", quoted(l.rules), quoted(l.folder + "/logs/game-000000.jsonl")));
+  const auto r = run_rulebook(fmt::format("replay {} {}", quoted_path(l.rules), quoted_path(l.folder + "/logs/game-000000.jsonl")));
   INFO(r.out << r.err);
   CHECK(r.exit_code == 0);
   // The same seed draws the same: the log is byte-identical.
@@ -69,7 +70,7 @@ TEST_CASE("chance logs: a tampered draw is an illegal step, explained", "[chance
   std::string log = l.log;
   log.replace(at, card.size(), "2C");  // rank 2: the filter rules it out
   write_text(l.folder + "/tampered.jsonl", log);
-  const auto r = run_rulebook(fmt::format("replay {} {}", quoted(l.rules), quoted(l.folder + "/tampered.jsonl")));
+  const auto r = run_rulebook(fmt::format("replay {} {}", quoted_path(l.rules), quoted_path(l.folder + "/tampered.jsonl")));
   INFO(r.out << r.err);
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.err, Catch::Contains("the random choice in rule 'pick' may not draw 2C"));
@@ -89,9 +90,11 @@ TEST_CASE("chance logs: a log without the draw is an error at its line", "[chanc
     if (log[i] == '\n') ++line;
   }
   write_text(l.folder + "/missing.jsonl", log);
-  const auto r = run_rulebook(fmt::format("replay {} {}", quoted(l.rules), quoted(l.folder + "/missing.jsonl")));
+  const auto r = run_rulebook(fmt::format("replay {} {}", quoted_path(l.rules), quoted_path(l.folder + "/missing.jsonl")));
   INFO(r.out << r.err);
   CHECK(r.exit_code != 0);
   CHECK_THAT(r.err, Catch::Contains(fmt::format("missing.jsonl:{}:", line)));
   CHECK_THAT(r.err, Catch::Contains("a log gives the result of every random choice"));
 }
+
+}  // namespace logs_chance_log_test

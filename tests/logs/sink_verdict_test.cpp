@@ -17,6 +17,7 @@
 namespace ri = rulebook::interpreter;
 namespace rg = rulebook::grammar;
 
+namespace logs_sink_verdict_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 // Each round deals two cards to each player; the player whose turn it is plays one and
@@ -182,3 +183,5 @@ TEST_CASE("sink verdict: no exception escapes a replay for an illegal move, nor 
   const rulebook::test::Game g{std::make_shared<ri::Machine>(machine), *r.final_state};
   CHECK(g.zone("deck").size() == 52);  // not shuffled, nothing dealt
 }
+
+}  // namespace logs_sink_verdict_test

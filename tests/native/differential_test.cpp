@@ -23,6 +23,7 @@
 namespace ri = rulebook::interpreter;
 namespace native = rulebook::native;
 
+namespace native_differential_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 // Options and choices as integers, the way the native games hold them: a card by its id
@@ -374,3 +375,5 @@ TEST_CASE("native: both games replay the interpreter's logs to the same end", "[
                  [](std::int32_t n, native::Driver& d) { return native::play_molestation(n, d); });
   }
 }
+
+}  // namespace native_differential_test

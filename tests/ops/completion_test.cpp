@@ -23,6 +23,7 @@ using rulebook::test::source_path;
 using rulebook::test::temp_folder;
 using rulebook::test::write_text;
 
+namespace ops_completion_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 using Words = std::set<std::string>;
@@ -161,3 +162,5 @@ TEST_CASE("completion: rule files, then logs for replay, statistics for merge, c
   CHECK(complete({RULEBOOK_EXECUTABLE, "explain", ""}) == codes);
   CHECK(complete({RULEBOOK_EXECUTABLE, "explain", "E03"}).size() < codes.size());
 }
+
+}  // namespace ops_completion_test

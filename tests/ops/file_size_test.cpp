@@ -19,6 +19,7 @@ using rulebook::test::source_path;
 using rulebook::test::temp_folder;
 using rulebook::test::write_text;
 
+namespace ops_file_size_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 constexpr std::size_t kMaxLines = 500;
@@ -87,3 +88,5 @@ TEST_CASE("file size: no source file of a library has more than 500 lines", "[la
   INFO(listing(found));
   CHECK(found.empty());
 }
+
+}  // namespace ops_file_size_test

@@ -20,6 +20,7 @@ using rulebook::test::source_path;
 using rulebook::test::temp_folder;
 using rulebook::test::write_text;
 
+namespace ops_layers_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 // Low to high. logs/ and stats/ are checked once they exist. authoring/ (formatter, graph) reads
@@ -135,3 +136,5 @@ TEST_CASE("layers: no library includes the headers of a higher layer", "[layout]
   INFO(listing(found));
   CHECK(found.empty());
 }
+
+}  // namespace ops_layers_test

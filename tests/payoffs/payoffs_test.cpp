@@ -17,11 +17,12 @@ namespace ri = rulebook::interpreter;
 using rulebook::test::run_rulebook;
 using rulebook::test::source_path;
 
+namespace payoffs_payoffs_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
-std::string share_rules() { return quoted(source_path("tests/payoffs/share.rules")); }
-std::string safe_rules() { return quoted(source_path("tests/payoffs/safe.rules")); }
+using rulebook::test::quoted_path;
+std::string share_rules() { return quoted_path(source_path("tests/payoffs/share.rules")); }
+std::string safe_rules() { return quoted_path(source_path("tests/payoffs/safe.rules")); }
 
 // The first line of `path` that holds `needle`, or "".
 std::string line_with(const std::string& text, const std::string& needle) {
@@ -66,7 +67,7 @@ TEST_CASE("payoffs: without --players, simulate, verify, play and record use the
   CHECK(sim5.out.find("3 games, 5 players") != std::string::npos);
   // play: seat 0 answers; the log's header says three players, and the end gives payoffs.
   const std::string dir = rulebook::test::temp_folder();
-  const auto play = run_rulebook("play " + safe_rules() + " --seed 1 --log " + quoted(dir + "/play.jsonl"), "1\n");
+  const auto play = run_rulebook("play " + safe_rules() + " --seed 1 --log " + quoted_path(dir + "/play.jsonl"), "1\n");
   INFO(play.out << play.err);
   REQUIRE(play.exit_code == 0);
   CHECK(play.out.find("  payoff third: 1/3, 1/3, 1/3\n") != std::string::npos);
@@ -130,7 +131,7 @@ TEST_CASE("payoffs: a zero denominator is a rule fault at its place, never a pay
 
 TEST_CASE("payoffs: logs give payoffs exactly, replay checks them and refuses a tampered one", "[payoffs]") {
   const std::string dir = rulebook::test::temp_folder();
-  const auto sim = run_rulebook("simulate " + safe_rules() + " --games 4 --seed 2 --logs " + quoted(dir + "/logs"));
+  const auto sim = run_rulebook("simulate " + safe_rules() + " --games 4 --seed 2 --logs " + quoted_path(dir + "/logs"));
   REQUIRE(sim.exit_code == 0);
   const std::string log_path = dir + "/logs/game-000000.jsonl";
   REQUIRE(std::filesystem::exists(log_path));
@@ -138,18 +139,18 @@ TEST_CASE("payoffs: logs give payoffs exactly, replay checks them and refuses a 
   const std::string end = line_with(log, "\"end\"");
   INFO(end);
   CHECK(end.find("\"third\":[\"1/3\",\"1/3\",\"1/3\"]") != std::string::npos);
-  const auto ok = run_rulebook("replay " + safe_rules() + " " + quoted(log_path));
+  const auto ok = run_rulebook("replay " + safe_rules() + " " + quoted_path(log_path));
   INFO(ok.out << ok.err);
   CHECK(ok.exit_code == 0);
 
   std::string tampered = log;
   tampered.replace(tampered.find("\"third\":[\"1/3\""), std::string("\"third\":[\"1/3\"").size(), "\"third\":[\"2/6\"");
   rulebook::test::write_text(dir + "/same.jsonl", tampered);  // 2/6 is 1/3: accepted
-  CHECK(run_rulebook("replay " + safe_rules() + " " + quoted(dir + "/same.jsonl")).exit_code == 0);
+  CHECK(run_rulebook("replay " + safe_rules() + " " + quoted_path(dir + "/same.jsonl")).exit_code == 0);
   tampered = log;
   tampered.replace(tampered.find("\"third\":[\"1/3\""), std::string("\"third\":[\"1/3\"").size(), "\"third\":[\"1/2\"");
   rulebook::test::write_text(dir + "/bad.jsonl", tampered);
-  const auto bad = run_rulebook("replay " + safe_rules() + " " + quoted(dir + "/bad.jsonl"));
+  const auto bad = run_rulebook("replay " + safe_rules() + " " + quoted_path(dir + "/bad.jsonl"));
   INFO(bad.out << bad.err);
   CHECK(bad.exit_code != 0);
   CHECK((bad.out + bad.err).find("the log gives payoff third as [\"1/2\",\"1/3\",\"1/3\"]; by the rules it is [1/3, 1/3, 1/3]") !=
@@ -157,7 +158,7 @@ TEST_CASE("payoffs: logs give payoffs exactly, replay checks them and refuses a 
   tampered = log;
   tampered.replace(tampered.find("\"third\":[\"1/3\""), std::string("\"third\":[\"1/3\"").size(), "\"third\":[\"1/0\"");
   rulebook::test::write_text(dir + "/zero.jsonl", tampered);
-  const auto zero = run_rulebook("replay " + safe_rules() + " " + quoted(dir + "/zero.jsonl"));
+  const auto zero = run_rulebook("replay " + safe_rules() + " " + quoted_path(dir + "/zero.jsonl"));
   CHECK(zero.exit_code != 0);
   CHECK((zero.out + zero.err).find("is not a fraction such as \"3/2\"") != std::string::npos);
 }
@@ -168,24 +169,24 @@ TEST_CASE("payoffs: stats files keep the sums, and shards merge into one run's r
   REQUIRE(whole.exit_code == 0);
   for (int i = 0; i < 3; ++i) {
     const auto r = run_rulebook("simulate " + safe_rules() + fmt::format(" --games 301 --seed 5 --shard {}/3 --stats ", i) +
-                                quoted(fmt::format("{}/{}.json", dir, i)));
+                                quoted_path(fmt::format("{}/{}.json", dir, i)));
     REQUIRE(r.exit_code == 0);
   }
   const auto j = nlohmann::json::parse(rulebook::test::read_text(dir + "/0.json"));
   CHECK(j.at("rulebook-stats") == 4);
   CHECK(j.at("payoffs")[0].at("name") == "third");
   CHECK(j.at("payoffs")[0].at("sum").size() == 3);
-  const auto merged = run_rulebook("merge " + quoted(dir + "/2.json") + " " + quoted(dir + "/0.json") + " " + quoted(dir + "/1.json"));
+  const auto merged = run_rulebook("merge " + quoted_path(dir + "/2.json") + " " + quoted_path(dir + "/0.json") + " " + quoted_path(dir + "/1.json"));
   INFO(merged.out << merged.err);
   REQUIRE(merged.exit_code == 0);
   CHECK(merged.out == whole.out);
   // A version-3 file (no payoffs) still reads.
-  REQUIRE(run_rulebook("simulate " + safe_rules() + " --games 5 --seed 5 --stats " + quoted(dir + "/whole.json")).exit_code == 0);
+  REQUIRE(run_rulebook("simulate " + safe_rules() + " --games 5 --seed 5 --stats " + quoted_path(dir + "/whole.json")).exit_code == 0);
   nlohmann::json old = nlohmann::json::parse(rulebook::test::read_text(dir + "/whole.json"));
   old["rulebook-stats"] = 3;
   old.erase("payoffs");
   rulebook::test::write_text(dir + "/old.json", old.dump());
-  const auto old_report = run_rulebook("merge " + quoted(dir + "/old.json") + " --format json");
+  const auto old_report = run_rulebook("merge " + quoted_path(dir + "/old.json") + " --format json");
   INFO(old_report.err);
   CHECK(old_report.exit_code == 0);
   CHECK(old_report.err.find("not a statistics file") == std::string::npos);
@@ -223,7 +224,7 @@ TEST_CASE("payoffs: fmt writes payoffs and a default count back as they parse", 
 // faulted game still counted as a win for the winnability witness (proved while seat 1 can never
 // win). A faulted game has no winners.
 TEST_CASE("payoffs: a game whose payoff faults has no winners, and is no witness of a win", "[payoffs]") {
-  const std::string rules = quoted(source_path("tests/payoffs/faulting-win.rules"));
+  const std::string rules = quoted_path(source_path("tests/payoffs/faulting-win.rules"));
   const auto r = run_rulebook("verify " + rules + " --players 2 --property winnability --format json");
   INFO(r.out << r.err);
   const auto j = nlohmann::json::parse(r.out);
@@ -235,3 +236,5 @@ TEST_CASE("payoffs: a game whose payoff faults has no winners, and is no witness
   INFO(sim.out << sim.err);
   CHECK(sim.exit_code != 0);  // a rule fault stops simulate
 }
+
+}  // namespace payoffs_payoffs_test

@@ -29,9 +29,10 @@ using rulebook::test::write_text;
 
 namespace fs = std::filesystem;
 
+namespace reliability_hostile_files_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
-std::string quoted(const std::string& path) { return "'" + path + "'"; }
+using rulebook::test::quoted_path;
 
 // 0xFF never occurs in UTF-8; JSON writers print it as U+FFFD, the replacement character.
 const std::string kNotUtf8 = "\xff";
@@ -95,20 +96,20 @@ TEST_CASE("hostile: check --format json and sarif print JSON for a file name tha
   write_text(good, small_rules());
   write_text(bad, kBadRules);
 
-  const auto ok = run_rulebook("check --format json " + quoted(good));
+  const auto ok = run_rulebook("check --format json " + quoted_path(good));
   CHECK(ok.exit_code == 0);
   const auto ok_json = parsed(ok.out);
   CHECK(ok_json["files"][0]["path"] == dir + "/good" + kReplacement + ".rules");
   CHECK(ok_json["files"][0]["status"] == "ok");
 
-  const auto errors = run_rulebook("check --format json " + quoted(bad));
+  const auto errors = run_rulebook("check --format json " + quoted_path(bad));
   CHECK(errors.exit_code == 1);
   const auto errors_json = parsed(errors.out);
   REQUIRE(errors_json["diagnostics"].size() >= 1);
   CHECK(errors_json["diagnostics"][0]["file"] == dir + "/bad" + kReplacement + ".rules");
   CHECK(errors_json["diagnostics"][0]["line"] == 6);
 
-  const auto sarif = run_rulebook("check --format sarif " + quoted(bad));
+  const auto sarif = run_rulebook("check --format sarif " + quoted_path(bad));
   CHECK(sarif.exit_code == 1);
   const auto sarif_json = parsed(sarif.out);
   CHECK(sarif_json["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] ==
@@ -122,15 +123,15 @@ TEST_CASE("hostile: play --log and simulate --logs and --stats write JSON for a 
   const std::string rules = dir + "/r" + kNotUtf8 + ".rules";
   write_text(rules, small_rules());
 
-  const auto play = run_rulebook("play " + quoted(rules) + " --seed 3 --log " + quoted(dir + "/play.jsonl"));
+  const auto play = run_rulebook("play " + quoted_path(rules) + " --seed 3 --log " + quoted_path(dir + "/play.jsonl"));
   INFO(play.err);
   CHECK(play.exit_code == 0);
   check_json_lines(dir + "/play.jsonl");
   const auto header = parsed(read_text(dir + "/play.jsonl").substr(0, read_text(dir + "/play.jsonl").find('\n')));
   CHECK(header["files"][0] == std::string("r") + kReplacement + ".rules");  // the file name, without its folder
 
-  const auto simulate = run_rulebook("simulate " + quoted(rules) + " --games 3 --logs " + quoted(dir + "/logs") +
-                                     " --stats " + quoted(dir + "/stats.json"));
+  const auto simulate = run_rulebook("simulate " + quoted_path(rules) + " --games 3 --logs " + quoted_path(dir + "/logs") +
+                                     " --stats " + quoted_path(dir + "/stats.json"));
   INFO(simulate.err);
   CHECK(simulate.exit_code == 0);
   parsed(read_text(dir + "/stats.json"));
@@ -146,7 +147,7 @@ TEST_CASE("hostile: replay --format json prints JSON for rule and log names that
   const std::string log = dir + "/game" + kNotUtf8 + ".jsonl";
   write_text(rules, read_text(source_path("rulesets/molestation-game.rules")));
   write_text(log, read_text(source_path("rulesets/examples/molestation-table-game.jsonl")));
-  const auto r = run_rulebook("replay --format json " + quoted(rules) + " " + quoted(log));
+  const auto r = run_rulebook("replay --format json " + quoted_path(rules) + " " + quoted_path(log));
   CHECK(r.exit_code == 0);
   const auto json = parsed(r.out);
   CHECK(json["logs"][0]["log"] == dir + "/game" + kReplacement + ".jsonl");
@@ -156,7 +157,7 @@ TEST_CASE("hostile: replay --format json prints JSON for rule and log names that
   const std::string cut = dir + "/cut" + kNotUtf8 + ".jsonl";
   const std::string whole = read_text(log);
   write_text(cut, whole.substr(0, whole.find('\n') + 1) + "{\"oops\n");
-  const auto bad = run_rulebook("replay --format json " + quoted(rules) + " " + quoted(cut));
+  const auto bad = run_rulebook("replay --format json " + quoted_path(rules) + " " + quoted_path(cut));
   CHECK(bad.exit_code == 2);
   const auto bad_json = parsed(bad.out);
   CHECK(bad_json["logs"][0]["result"] == "bad-log");
@@ -170,7 +171,7 @@ TEST_CASE("hostile: verify --format json and sarif print JSON for a file name th
   write_text(rules, read_text(source_path("tests/verifier/cases/draw-from-empty.rules")));
   const std::string quick = " --games 20 --search-states 1000 --budget 5 --timeout 5 ";
   for (const std::string format : {"json", "sarif"}) {
-    const auto r = run_rulebook("verify --format " + format + quick + quoted(rules));
+    const auto r = run_rulebook("verify --format " + format + quick + quoted_path(rules));
     INFO(format << ": " << r.err);
     CHECK(r.exit_code == 1);  // the draw from the empty deck is refuted
     const auto json = parsed(r.out);
@@ -191,7 +192,7 @@ TEST_CASE("hostile: a title that is not UTF-8 is refused where it is, or written
   std::string text = small_rules();
   text.replace(text.find("\"Draw from empty, fixed\""), 24, "\"Draw " + kNotUtf8 + "\"");
   write_text(rules, text);
-  const auto check = run_rulebook("check --format json " + quoted(rules));
+  const auto check = run_rulebook("check --format json " + quoted_path(rules));
   const auto check_json = parsed(check.out);
   if (check.exit_code == 1) {
     // Refused: the error is located on the title's line.
@@ -199,23 +200,23 @@ TEST_CASE("hostile: a title that is not UTF-8 is refused where it is, or written
     return;
   }
   REQUIRE(check.exit_code == 0);
-  const auto play = run_rulebook("play " + quoted(rules) + " --seed 3 --log " + quoted(dir + "/play.jsonl"));
+  const auto play = run_rulebook("play " + quoted_path(rules) + " --seed 3 --log " + quoted_path(dir + "/play.jsonl"));
   INFO(play.err);
   CHECK(play.exit_code == 0);
   check_json_lines(dir + "/play.jsonl");
   CHECK(contains(read_text(dir + "/play.jsonl"), "Draw " + kReplacement));
-  const auto simulate = run_rulebook("simulate " + quoted(rules) + " --games 2 --logs " + quoted(dir + "/logs") +
-                                     " --stats " + quoted(dir + "/stats.json"));
+  const auto simulate = run_rulebook("simulate " + quoted_path(rules) + " --games 2 --logs " + quoted_path(dir + "/logs") +
+                                     " --stats " + quoted_path(dir + "/stats.json"));
   INFO(simulate.err);
   CHECK(simulate.exit_code == 0);
   parsed(read_text(dir + "/stats.json"));
   for (const auto& log : fs::directory_iterator(dir + "/logs")) check_json_lines(log.path().string());
   const auto verify = run_rulebook("verify --format json --games 20 --search-states 1000 --budget 5 --timeout 5 " +
-                                   quoted(rules));
+                                   quoted_path(rules));
   INFO(verify.err);
   CHECK(verify.exit_code == 0);
   CHECK(parsed(verify.out)["reports"][0]["title"] == "Draw " + kReplacement);
-  const auto replay = run_rulebook("replay --format json " + quoted(rules) + " " + quoted(dir + "/play.jsonl"));
+  const auto replay = run_rulebook("replay --format json " + quoted_path(rules) + " " + quoted_path(dir + "/play.jsonl"));
   CHECK(replay.exit_code == 0);
   parsed(replay.out);
   fs::remove_all(dir);
@@ -295,8 +296,8 @@ TEST_CASE("hostile: graph refuses what a dot killed by a signal, or failing, dre
     write_text(dir + "/bin/dot", "#!/bin/sh\nprintf '<svg>half' > \"$3\"\n" + ending + "\n");
     fs::permissions(dir + "/bin/dot", fs::perms::owner_all);
     write_text(dir + "/out.svg", "old drawing");
-    const auto r = run_rulebook("graph --format svg " + quoted(source_path("rulesets/clusterfk.rules")) + " -o " +
-                                    quoted(dir + "/out.svg"),
+    const auto r = run_rulebook("graph --format svg " + quoted_path(source_path("rulesets/clusterfk.rules")) + " -o " +
+                                    quoted_path(dir + "/out.svg"),
                                 "", "PATH='" + dir + "/bin':\"$PATH\"");
     INFO(ending << ": " << r.err);
     CHECK(r.exit_code == 2);
@@ -322,7 +323,7 @@ TEST_CASE("hostile: fmt --write through a symbolic link formats the file it poin
   write_text(dir + "/real/game.rules", kMessy);
   // A relative link, resolved from the link's folder, not from the working folder.
   fs::create_symlink("../real/game.rules", dir + "/links/game.rules");
-  const auto r = run_rulebook("fmt --write " + quoted(dir + "/links/game.rules"));
+  const auto r = run_rulebook("fmt --write " + quoted_path(dir + "/links/game.rules"));
   INFO(r.err);
   CHECK(r.exit_code == 0);
   CHECK(fs::is_symlink(dir + "/links/game.rules"));
@@ -343,7 +344,7 @@ TEST_CASE("hostile: fmt --write keeps the file's owner, group and mode", "[hosti
   if (root) REQUIRE(::chown(file.c_str(), 4321, 8765) == 0);
   struct stat before {};
   REQUIRE(::stat(file.c_str(), &before) == 0);
-  const auto r = run_rulebook("fmt --write " + quoted(file));
+  const auto r = run_rulebook("fmt --write " + quoted_path(file));
   INFO(r.err);
   CHECK(r.exit_code == 0);
   CHECK(read_text(file) == kFormatted);
@@ -362,7 +363,7 @@ TEST_CASE("hostile: fmt --write refuses a FIFO and a device at once, and leaves 
   const std::string fifo = dir + "/game.rules";
   REQUIRE(::mkfifo(fifo.c_str(), 0644) == 0);
   // `timeout`: before the fix, opening the FIFO waited for a writer forever.
-  const auto r = run_rulebook("fmt --write " + quoted(fifo), "", "timeout 20");
+  const auto r = run_rulebook("fmt --write " + quoted_path(fifo), "", "timeout 20");
   CHECK(r.exit_code == 2);
   CHECK(contains(r.err, "rulebook fmt: '" + fifo + "' is not a regular file"));
   CHECK(fs::is_fifo(fifo));
@@ -371,7 +372,7 @@ TEST_CASE("hostile: fmt --write refuses a FIFO and a device at once, and leaves 
     // A copy of /dev/null (only root can make one), so that a bug cannot replace the real one.
     const std::string device = dir + "/null.rules";
     REQUIRE(::mknod(device.c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0);
-    const auto d = run_rulebook("fmt --write " + quoted(device), "", "timeout 20");
+    const auto d = run_rulebook("fmt --write " + quoted_path(device), "", "timeout 20");
     CHECK(d.exit_code == 2);
     CHECK(contains(d.err, "rulebook fmt: '" + device + "' is not a regular file"));
     CHECK(fs::is_character_file(device));
@@ -385,7 +386,7 @@ TEST_CASE("hostile: fmt --write refuses a file with several hard links, and chan
   const std::string file = dir + "/game.rules";
   write_text(file, kMessy);
   fs::create_hard_link(file, dir + "/other-name.rules");
-  const auto r = run_rulebook("fmt --write " + quoted(file));
+  const auto r = run_rulebook("fmt --write " + quoted_path(file));
   CHECK(r.exit_code == 2);
   CHECK(contains(r.err, "rulebook fmt: '" + file + "' has 2 hard links"));
   CHECK(fs::hard_link_count(file) == 2);
@@ -393,7 +394,7 @@ TEST_CASE("hostile: fmt --write refuses a file with several hard links, and chan
   CHECK(read_text(dir + "/other-name.rules") == kMessy);
   CHECK(entries(dir) == 2);
   // Printing it is still fine.
-  const auto print = run_rulebook("fmt " + quoted(file));
+  const auto print = run_rulebook("fmt " + quoted_path(file));
   CHECK(print.exit_code == 0);
   CHECK(print.out == kFormatted);
   fs::remove_all(dir);
@@ -415,7 +416,7 @@ struct NumericOption {
 
 TEST_CASE("hostile: every numeric option refuses negative, hex, octal, nan, garbage and out of range values",
           "[hostile]") {
-  const std::string rules = quoted(source_path("tests/verifier/cases/draw-from-empty-fixed.rules"));
+  const std::string rules = quoted_path(source_path("tests/verifier/cases/draw-from-empty-fixed.rules"));
   const std::string play = "play " + rules + " --seed 1";
   const std::string simulate = "simulate " + rules + " --games 1";
   // The verify options that keep a run short, but the one under test.
@@ -451,7 +452,7 @@ TEST_CASE("hostile: every numeric option refuses negative, hex, octal, nan, garb
     values.push_back(o.above);
     if (o.whole) values.push_back("1.5");
     for (const std::string& value : values) {
-      const auto r = run_rulebook(o.command + " " + o.option + " " + quoted(value), "", "timeout 60");
+      const auto r = run_rulebook(o.command + " " + o.option + " " + quoted_path(value), "", "timeout 60");
       const std::string expected = fmt::format("{}: takes a {} {}, not '{}'", o.option,
                                                o.whole ? "whole number" : "number", o.range, value);
       INFO(o.command << " " << o.option << " " << value << "\n" << r.err);
@@ -463,7 +464,7 @@ TEST_CASE("hostile: every numeric option refuses negative, hex, octal, nan, garb
 }
 
 TEST_CASE("hostile: numeric options are read in decimal, leading zeros included", "[hostile]") {
-  const std::string rules = quoted(source_path("tests/verifier/cases/draw-from-empty-fixed.rules"));
+  const std::string rules = quoted_path(source_path("tests/verifier/cases/draw-from-empty-fixed.rules"));
   // strtoll(..., 0), which CLI11 uses, reads 010 as octal 8.
   const auto ten = run_rulebook("play " + rules + " --seed 010");
   CHECK(ten.exit_code == 0);
@@ -481,7 +482,7 @@ TEST_CASE("hostile: numeric options are read in decimal, leading zeros included"
 
 TEST_CASE("hostile: verify and replay --format json print a JSON error when they stop before a result",
           "[hostile]") {
-  const std::string rules = quoted(source_path("tests/verifier/cases/draw-from-empty-fixed.rules"));
+  const std::string rules = quoted_path(source_path("tests/verifier/cases/draw-from-empty-fixed.rules"));
   struct Stop {
     std::string args;
     std::string message;
@@ -503,10 +504,10 @@ TEST_CASE("hostile: verify and replay --format json print a JSON error when they
 TEST_CASE("hostile: replay --format json of a game that faults names the fault", "[hostile]") {
   // A guard, not a fix: replay already printed the fault as JSON.
   const std::string dir = rulebook::test::temp_folder();
-  const std::string rules = quoted(source_path("rulesets/variants/molestation-literal.rules"));
-  const auto simulate = run_rulebook("simulate " + rules + " --games 5 --logs " + quoted(dir));
+  const std::string rules = quoted_path(source_path("rulesets/variants/molestation-literal.rules"));
+  const auto simulate = run_rulebook("simulate " + rules + " --games 5 --logs " + quoted_path(dir));
   REQUIRE(simulate.exit_code == 1);
-  const auto r = run_rulebook("replay --format json " + rules + " " + quoted(dir + "/fault-game-0.jsonl"));
+  const auto r = run_rulebook("replay --format json " + rules + " " + quoted_path(dir + "/fault-game-0.jsonl"));
   CHECK(r.exit_code == 1);
   const auto json = parsed(r.out);
   CHECK(json["logs"][0]["result"] == "fault");
@@ -519,12 +520,12 @@ TEST_CASE("hostile: simulate --format json prints JSON for a file name that is n
   const std::string dir = rulebook::test::temp_folder();
   const std::string rules = dir + "/s" + kNotUtf8 + ".rules";
   write_text(rules, small_rules());
-  const auto r = run_rulebook("simulate --format json --games 3 " + quoted(rules));
+  const auto r = run_rulebook("simulate --format json --games 3 " + quoted_path(rules));
   CHECK(r.exit_code == 0);
   CHECK(parsed(r.out)["file"] == dir + "/s" + kReplacement + ".rules");
 
-  const auto fault = run_rulebook("simulate --format json --games 5 --logs " + quoted(dir + "/logs") + " " +
-                                  quoted(source_path("rulesets/variants/molestation-literal.rules")));
+  const auto fault = run_rulebook("simulate --format json --games 5 --logs " + quoted_path(dir + "/logs") + " " +
+                                  quoted_path(source_path("rulesets/variants/molestation-literal.rules")));
   CHECK(fault.exit_code == 1);
   const auto json = parsed(fault.out);
   CHECK(json["exit"] == 1);
@@ -534,17 +535,19 @@ TEST_CASE("hostile: simulate --format json prints JSON for a file name that is n
 }
 
 TEST_CASE("hostile: simulate's own numeric options use the one parser", "[hostile]") {
-  const std::string rules = quoted(source_path("tests/verifier/cases/draw-from-empty-fixed.rules"));
+  const std::string rules = quoted_path(source_path("tests/verifier/cases/draw-from-empty-fixed.rules"));
   const std::vector<std::tuple<std::string, std::string, std::string>> options = {
       {"simulate " + rules, "--games", "from 1 to 100000000"},
       {"simulate " + rules + " --games 1", "--jobs", "from 1 to 256"},
       {"simulate " + rules + " --games 1", "--max-moves", "from 1 to 1000000000"}};
   for (const auto& [command, option, range] : options) {
     for (const std::string value : {"-1", "0x10", "nan", "12abc", "1.5", "99999999999999999999999"}) {
-      const auto r = run_rulebook(command + " " + option + " " + quoted(value));
+      const auto r = run_rulebook(command + " " + option + " " + quoted_path(value));
       INFO(command << " " << option << " " << value << "\n" << r.err);
       CHECK(r.exit_code == 2);
       CHECK(contains(r.err, fmt::format("{}: takes a whole number {}, not '{}'", option, range, value)));
     }
   }
 }
+
+}  // namespace reliability_hostile_files_test

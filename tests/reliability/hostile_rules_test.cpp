@@ -23,9 +23,10 @@ using rulebook::test::read_text;
 using rulebook::test::run_rulebook;
 using rulebook::test::write_text;
 
+namespace reliability_hostile_rules_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
-std::string quoted(const std::string& path) { return "'" + path + "'"; }
+using rulebook::test::quoted_path;
 
 // A game whose round reads `def f` (of type `type`, value `body`), so that simulating it
 // evaluates the expression.
@@ -79,7 +80,7 @@ TEST_CASE("hostile: an operator chain past 500 levels is a syntax error at the o
     SECTION(c.name) {
       const std::string path = dir + "/chain.rules";
       write_text(path, game_with_def(c.type, chain(c.operand, c.op, 20000)));
-      const auto r = run_rulebook("check " + quoted(path));
+      const auto r = run_rulebook("check " + quoted_path(path));
       CHECK(r.exit_code == 1);
       // Line 4, after "def f: TYPE = ".
       const std::size_t column = fmt::format("def f: {} = ", c.type).size() + c.operand.size() +
@@ -91,8 +92,8 @@ TEST_CASE("hostile: an operator chain past 500 levels is a syntax error at the o
       // One error per chain, not one per operator past the limit.
       CHECK(r.err.find("error:", r.err.find("error:") + 1) == std::string::npos);
       // fmt and graph refuse it the same way.
-      CHECK(run_rulebook("fmt " + quoted(path)).exit_code == 1);
-      CHECK(run_rulebook("graph " + quoted(path) + " -o " + quoted(dir + "/g.dot")).exit_code == 1);
+      CHECK(run_rulebook("fmt " + quoted_path(path)).exit_code == 1);
+      CHECK(run_rulebook("graph " + quoted_path(path) + " -o " + quoted_path(dir + "/g.dot")).exit_code == 1);
       CHECK(!std::filesystem::exists(dir + "/g.dot"));
     }
   }
@@ -116,21 +117,21 @@ TEST_CASE("hostile: the deepest expressions accepted pass check, fmt, graph and 
   text += "end game\n}\n";
   const std::string path = dir + "/deepest.rules";
   write_text(path, text);
-  const auto check = run_with_8mib_stack("check " + quoted(path));
+  const auto check = run_with_8mib_stack("check " + quoted_path(path));
   CHECK(check.err.empty());
   CHECK(check.exit_code == 0);
-  const auto formatted = run_with_8mib_stack("fmt " + quoted(path));
+  const auto formatted = run_with_8mib_stack("fmt " + quoted_path(path));
   CHECK(formatted.exit_code == 0);
   write_text(dir + "/formatted.rules", formatted.out);
-  CHECK(run_with_8mib_stack("fmt --check " + quoted(dir + "/formatted.rules")).exit_code == 0);
-  CHECK(run_with_8mib_stack("graph " + quoted(path) + " -o " + quoted(dir + "/g.dot")).exit_code == 0);
-  const auto simulated = run_with_8mib_stack("simulate " + quoted(path) + " --games 2");
+  CHECK(run_with_8mib_stack("fmt --check " + quoted_path(dir + "/formatted.rules")).exit_code == 0);
+  CHECK(run_with_8mib_stack("graph " + quoted_path(path) + " -o " + quoted_path(dir + "/g.dot")).exit_code == 0);
+  const auto simulated = run_with_8mib_stack("simulate " + quoted_path(path) + " --games 2");
   CHECK(simulated.err.find("2 games in") != std::string::npos);
   CHECK(simulated.exit_code == 0);
   // One operand more is one level too many.
   write_text(path, "game \"t\"\nplayers 2\ncards { standard52 }\nround {\n  if " + deep + " + 1 > 0 {\n"
                    "    end game\n  }\n  end game\n}\n");
-  const auto over = run_rulebook("check " + quoted(path));
+  const auto over = run_rulebook("check " + quoted_path(path));
   CHECK(over.exit_code == 1);
   CHECK(over.err.find("error: expression more than 500 levels deep") != std::string::npos);
   std::filesystem::remove_all(dir);
@@ -147,7 +148,7 @@ TEST_CASE("hostile: a chain of 200,000 'else if' is a syntax error where it gets
   };
   const std::string path = dir + "/elif.rules";
   write_text(path, chain_of(200000));
-  const auto r = run_rulebook("check " + quoted(path));
+  const auto r = run_rulebook("check " + quoted_path(path));
   CHECK(r.exit_code == 1);
   // The round's block is level 1, each `else if` one more, and its condition needs two: the
   // 198th `else if` (line 6 + 2 * 198) is the first too deep; the error is after its `else if`.
@@ -156,10 +157,10 @@ TEST_CASE("hostile: a chain of 200,000 'else if' is a syntax error where it gets
   CHECK(r.err.find("[E0103]") != std::string::npos);
   // 197 are accepted, and run.
   write_text(path, chain_of(198));
-  const auto ok = run_rulebook("check " + quoted(path));
+  const auto ok = run_rulebook("check " + quoted_path(path));
   CHECK(ok.err.empty());
   CHECK(ok.exit_code == 0);
-  CHECK(run_rulebook("simulate " + quoted(path) + " --games 2").exit_code == 0);
+  CHECK(run_rulebook("simulate " + quoted_path(path) + " --games 2").exit_code == 0);
   std::filesystem::remove_all(dir);
 }
 
@@ -172,7 +173,7 @@ TEST_CASE("hostile: 'set of' 50,000 deep is a syntax error at the 201st level", 
   write_text(path, "game \"t\"\nplayers 2\ncards { standard52 }\nvar v: " + type + " = {}\nround {\n  end game\n}\n");
   for (const char* command : {"check", "fmt"}) {
     INFO(command);
-    const auto r = run_rulebook(std::string(command) + " " + quoted(path));
+    const auto r = run_rulebook(std::string(command) + " " + quoted_path(path));
     CHECK(r.exit_code == 1);
     // "var v: " is 7 columns; each "set of " 7 more.
     CHECK(r.err.find(fmt::format("types.rules:4:{}: error: nesting deeper than 200 levels", 8 + 200 * 7)) !=
@@ -183,7 +184,7 @@ TEST_CASE("hostile: 'set of' 50,000 deep is a syntax error at the 201st level", 
   for (int i = 0; i < 200; ++i) ok_type += "set of ";
   write_text(path, "game \"t\"\nplayers 2\ncards { standard52 }\nvar v: " + ok_type +
                        "int = {}\nround {\n  end game\n}\n");
-  CHECK(run_rulebook("check " + quoted(path)).exit_code == 0);
+  CHECK(run_rulebook("check " + quoted_path(path)).exit_code == 0);
   std::filesystem::remove_all(dir);
 }
 
@@ -193,7 +194,7 @@ TEST_CASE("hostile: 'rule a: rule a: ...' 100,000 deep is a syntax error, not a 
   for (int i = 0; i < 100000; ++i) labels += fmt::format("rule r{}: ", i);
   const std::string path = dir + "/labels.rules";
   write_text(path, "game \"t\"\nplayers 2\ncards { standard52 }\nround {\n  " + labels + "end game\n}\n");
-  const auto r = run_rulebook("check " + quoted(path));
+  const auto r = run_rulebook("check " + quoted_path(path));
   CHECK(r.exit_code == 1);
   CHECK(r.err.find("labels.rules:5:") != std::string::npos);
   CHECK(r.err.find("error: nesting deeper than 200 levels") != std::string::npos);
@@ -224,7 +225,7 @@ TEST_CASE("hostile: bytes that are not UTF-8 are refused where they are, shown e
       write_text(path, c.text);
       for (const char* command : {"check", "fmt"}) {
         INFO(command);
-        const auto r = run_rulebook(std::string(command) + " " + quoted(path));
+        const auto r = run_rulebook(std::string(command) + " " + quoted_path(path));
         CHECK(r.exit_code == 1);
         CHECK(r.err.find(fmt::format("latin1.rules:{}: error: rule files are UTF-8 text, but here is the byte {}, "
                                      "which is not [E0105]",
@@ -232,13 +233,13 @@ TEST_CASE("hostile: bytes that are not UTF-8 are refused where they are, shown e
         CHECK(r.out.empty());
       }
       // The JSON report holds only valid UTF-8: it parses, and the bad byte is not in it.
-      const auto json = run_rulebook("check --format json " + quoted(path));
+      const auto json = run_rulebook("check --format json " + quoted_path(path));
       CHECK(json.exit_code == 1);
       const auto report = nlohmann::json::parse(json.out, nullptr, false);
       CHECK(!report.is_discarded());
       CHECK(json.out.find("E0105") != std::string::npos);
       // simulate's JSON report aborted on a title that is not UTF-8; now it is never made.
-      const auto simulated = run_rulebook("simulate --games 1 --format json " + quoted(path));
+      const auto simulated = run_rulebook("simulate --games 1 --format json " + quoted_path(path));
       CHECK(simulated.exit_code == 1);
       CHECK(!nlohmann::json::parse(simulated.out, nullptr, false).is_discarded());
     }
@@ -252,17 +253,17 @@ TEST_CASE("hostile: UTF-8 text and a leading byte-order mark are accepted, fmt k
   const std::string text = "\xef\xbb\xbfgame \"Caf\xc3\xa9 \xf0\x9f\x82\xa1\"\n# r\xc3\xa8gle\nplayers 2\n"
                            "cards {\n  standard52\n}\n\nround {\n  end game\n}\n";
   write_text(path, text);
-  const auto check = run_rulebook("check " + quoted(path));
+  const auto check = run_rulebook("check " + quoted_path(path));
   CHECK(check.err.empty());
   CHECK(check.exit_code == 0);
-  const auto formatted = run_rulebook("fmt " + quoted(path));
+  const auto formatted = run_rulebook("fmt " + quoted_path(path));
   CHECK(formatted.exit_code == 0);
   CHECK(formatted.out == text);
-  CHECK(run_rulebook("fmt --check " + quoted(path)).exit_code == 0);
-  CHECK(run_rulebook("simulate " + quoted(path) + " --games 1").exit_code == 0);
+  CHECK(run_rulebook("fmt --check " + quoted_path(path)).exit_code == 0);
+  CHECK(run_rulebook("simulate " + quoted_path(path) + " --games 1").exit_code == 0);
   // A mark anywhere else is not layout.
   write_text(path, "game \"t\"\n\xef\xbb\xbfplayers 2\ncards { standard52 }\nround {\n  end game\n}\n");
-  const auto middle = run_rulebook("check " + quoted(path));
+  const auto middle = run_rulebook("check " + quoted_path(path));
   CHECK(middle.exit_code == 1);
   CHECK(middle.err.find("bom.rules:2:1: error:") != std::string::npos);
   std::filesystem::remove_all(dir);
@@ -276,24 +277,24 @@ TEST_CASE("hostile: a card count over 10,000 is a located check error, not a fai
   };
   SECTION("a literal") {
     write_text(path, game("", "20000"));
-    const auto r = run_rulebook("check " + quoted(path));
+    const auto r = run_rulebook("check " + quoted_path(path));
     CHECK(r.exit_code == 1);
     CHECK(r.err.find("many.rules:4:9: error: a card kind has 0 to 10000 cards, not 20000 [E0206]") != std::string::npos);
-    CHECK(run_rulebook("simulate " + quoted(path) + " --games 1").exit_code == 1);
+    CHECK(run_rulebook("simulate " + quoted_path(path) + " --games 1").exit_code == 1);
   }
   SECTION("an option whose range allows more") {
     write_text(path, game("option n: int = 5 in 1..20000\n", "n"));
-    const auto r = run_rulebook("check " + quoted(path));
+    const auto r = run_rulebook("check " + quoted_path(path));
     CHECK(r.exit_code == 1);
     CHECK(r.err.find("many.rules:5:9: error: the range of option 'n' allows 20000, but a card kind has 0 to 10000 "
                      "cards") != std::string::npos);
   }
   SECTION("the limit itself is accepted; an option given past it is a bad argument") {
     write_text(path, game("option n: int = 5\n", "10000"));
-    CHECK(run_rulebook("check " + quoted(path)).exit_code == 0);
+    CHECK(run_rulebook("check " + quoted_path(path)).exit_code == 0);
     write_text(path, game("option n: int = 5\n", "n"));
-    CHECK(run_rulebook("check " + quoted(path)).exit_code == 0);
-    const auto r = run_rulebook("simulate " + quoted(path) + " --games 1 --option n=10001");
+    CHECK(run_rulebook("check " + quoted_path(path)).exit_code == 0);
+    const auto r = run_rulebook("simulate " + quoted_path(path) + " --games 1 --option n=10001");
     CHECK(r.exit_code == 2);
     CHECK(r.err.find("10001 'note' cards is out of range (0 to 10000)") != std::string::npos);
   }
@@ -305,7 +306,7 @@ TEST_CASE("hostile: 'standard52' or 'jokers' twice in the cards is an error", "[
   const std::string path = dir + "/twice.rules";
   write_text(path, "game \"t\"\nplayers 2\ncards {\n  standard52\n  jokers 2\n  standard52\n  jokers 1\n}\n"
                    "round {\n  end game\n}\n");
-  const auto r = run_rulebook("check " + quoted(path));
+  const auto r = run_rulebook("check " + quoted_path(path));
   CHECK(r.exit_code == 1);
   CHECK(r.err.find("twice.rules:6:3: error: 'standard52' is listed twice in the cards; a deck has each of its cards "
                    "once [E0203]") != std::string::npos);
@@ -323,13 +324,13 @@ TEST_CASE("hostile: a variant whose base is not a rule file shows nothing of tha
     const std::string path = dir + "/v.rules";
     write_text(path, fmt::format("variant \"v\" of \"{}\"\n", base));
     for (const char* format : {"text", "json"}) {
-      const auto r = run_rulebook(fmt::format("check --format {} {}", format, quoted(path)));
+      const auto r = run_rulebook(fmt::format("check --format {} {}", format, quoted_path(path)));
       CHECK(r.exit_code == 1);
       CHECK(r.out.find("hunter2") == std::string::npos);
       CHECK(r.err.find("hunter2") == std::string::npos);
       CHECK((r.out + r.err).find("is not a rule file") != std::string::npos);
     }
-    const auto r = run_rulebook("check " + quoted(path));
+    const auto r = run_rulebook("check " + quoted_path(path));
     CHECK(r.err.find(fmt::format("v.rules:1:16: error: base ruleset '{}/{}' is not a rule file: it does not start "
                                  "with 'game \"Title\"'",
                                  dir, base)) != std::string::npos);
@@ -351,3 +352,5 @@ TEST_CASE("hostile: reading a stream never holds more than the limit plus one by
   CHECK(!rulebook::grammar::read_stream(over, error, limit));
   CHECK(error == "the file is larger than 3 MiB, the limit for this input");
 }
+
+}  // namespace reliability_hostile_rules_test

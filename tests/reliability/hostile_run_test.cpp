@@ -15,9 +15,10 @@ using rulebook::test::source_path;
 using rulebook::test::temp_folder;
 using rulebook::test::write_text;
 
+namespace reliability_hostile_run_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
-std::string quoted(const std::string& path) { return "'" + path + "'"; }
+using rulebook::test::quoted_path;
 
 const std::string kHeader = "game \"t\"\nplayers 2\ncards { standard52 }\nvar n: int = 0\n";  // lines 1 to 4
 
@@ -45,12 +46,12 @@ TEST_CASE("hostile: definitions that double at every layer are refused where the
   // sum) = 8 * 2^k - 5: f14 has 131,067, more than 100,000, and f13 65,531. The error is at
   // f14's body, line 19, where its first call of f13 begins.
   const std::string where = "doubling.rules:19:24: error: expanding the definitions used here gives an expression of 131,067 nodes";
-  const std::string rules = quoted(dir + "/doubling.rules");
+  const std::string rules = quoted_path(dir + "/doubling.rules");
   write_text(dir + "/game.jsonl", "{\"log\": \"rulebook\", \"version\": 1, \"players\": 2}\n");
   // `verify` exits 2 on errors in the rules, since its 1 says a property is refuted.
   const std::pair<std::string, int> commands[] = {{"check " + rules, 1},
                                                   {"simulate " + rules + " --games 1", 1},
-                                                  {"replay " + rules + " " + quoted(dir + "/game.jsonl"), 1},
+                                                  {"replay " + rules + " " + quoted_path(dir + "/game.jsonl"), 1},
                                                   {"verify " + rules + " --timeout 1 --budget 1", 2}};
   for (const auto& [command, exit_code] : commands) {
     SECTION(command.substr(0, command.find(' '))) {
@@ -90,7 +91,7 @@ TEST_CASE("hostile: definitions that nest deeper at every layer are refused past
   SECTION("past the limit") {
     // g5 is 491 levels, g6 589: the error is at g6's body, line 11.
     write_text(dir + "/deep.rules", nesting(8, 96));
-    const auto r = run_rulebook("check " + quoted(dir + "/deep.rules"));
+    const auto r = run_rulebook("check " + quoted_path(dir + "/deep.rules"));
     CHECK(r.exit_code == 1);
     CHECK(r.err.find("deep.rules:11:23: error: expanding the definitions used here nests the expression 589 levels deep, "
                      "more than the limit of 500 [E0308]") != std::string::npos);
@@ -100,11 +101,11 @@ TEST_CASE("hostile: definitions that nest deeper at every layer are refused past
   SECTION("under the limit, the deepest expression runs and replays") {
     // The round's expression is g5's 491 levels, its call and its argument: 493.
     write_text(dir + "/deep.rules", nesting(5, 96));
-    CHECK(run_rulebook("check " + quoted(dir + "/deep.rules")).exit_code == 0);
-    const auto r = run_rulebook("simulate " + quoted(dir + "/deep.rules") + " --games 3 --logs " + quoted(dir + "/logs"));
+    CHECK(run_rulebook("check " + quoted_path(dir + "/deep.rules")).exit_code == 0);
+    const auto r = run_rulebook("simulate " + quoted_path(dir + "/deep.rules") + " --games 3 --logs " + quoted_path(dir + "/logs"));
     CHECK(r.exit_code == 0);
-    CHECK(run_rulebook("replay " + quoted(dir + "/deep.rules") + " " + quoted(dir + "/logs/game-000000.jsonl")).exit_code == 0);
-    const auto verified = run_rulebook("verify " + quoted(dir + "/deep.rules") + " --timeout 10");
+    CHECK(run_rulebook("replay " + quoted_path(dir + "/deep.rules") + " " + quoted_path(dir + "/logs/game-000000.jsonl")).exit_code == 0);
+    const auto verified = run_rulebook("verify " + quoted_path(dir + "/deep.rules") + " --timeout 10");
     CHECK(verified.exit_code == 0);
     CHECK(verified.out.find("8 proved, 0 refuted, 0 unknown") != std::string::npos);
   }
@@ -121,7 +122,7 @@ TEST_CASE("hostile: the calls of a whole ruleset are bounded in total, at the ca
   for (int i = 0; i < 16; ++i) round += "  set n := f13(" + std::to_string(i) + ")\n";
   text = text.substr(0, text.find("round {")) + round + "  end game\n}\n";
   write_text(dir + "/wide.rules", text);
-  const auto r = run_rulebook("check " + quoted(dir + "/wide.rules"));
+  const auto r = run_rulebook("check " + quoted_path(dir + "/wide.rules"));
   CHECK(r.exit_code == 1);
   // The round is on line 19 (4 lines of header, f0 to f13): its fourteenth call on line 33.
   CHECK(r.err.find("wide.rules:33:12: error: expanding every call of a definition in this ruleset gives more than "
@@ -134,8 +135,8 @@ TEST_CASE("hostile: a round with no decision faults naming the round, its log is
           "[hostile]") {
   const std::string dir = temp_folder();
   write_text(dir + "/loop.rules", kHeader + "round {\n  add 1 to n\n}\n");
-  const std::string rules = quoted(dir + "/loop.rules");
-  const auto r = run_rulebook("simulate " + rules + " --games 1 --logs " + quoted(dir + "/logs"));
+  const std::string rules = quoted_path(dir + "/loop.rules");
+  const auto r = run_rulebook("simulate " + rules + " --games 1 --logs " + quoted_path(dir + "/logs"));
   CHECK(r.exit_code == 1);
   CHECK(r.err.find("no decision and no end after 50000000 steps: the rules loop; the round at line 5, column 1 goes round "
                    "with no decision") != std::string::npos);
@@ -150,7 +151,7 @@ TEST_CASE("hostile: a round with no decision faults naming the round, its log is
   CHECK(last.find("{\"fault\":{\"at\":\"loop.rules:5\",") == 0);  // the file's name, without its folder
   CHECK(last.find("\"unrecorded\":166") != std::string::npos);  // some 16.6 million rounds
   // The replay checks every line up to the cut, then runs the rules on to the same fault.
-  const auto replayed = run_rulebook("replay " + rules + " " + quoted(dir + "/logs/fault-game-0.jsonl"));
+  const auto replayed = run_rulebook("replay " + rules + " " + quoted_path(dir + "/logs/fault-game-0.jsonl"));
   CHECK(replayed.exit_code == 1);
   CHECK(replayed.out.find("rule fault") != std::string::npos);
   CHECK(replayed.err.find("the round at line 5, column 1 goes round with no decision") != std::string::npos);
@@ -163,7 +164,7 @@ TEST_CASE("hostile: a loop with no decision inside a rule is named by its line, 
   // The loop is on line 7, column 14, in rule 'spin'; the repeat before it, which ends, is
   // not the one named.
   write_text(dir + "/spin.rules", kHeader + "round {\n  repeat 3 { add 1 to n }\n  rule spin: while n >= 0 {\n    add 1 to n\n  }\n}\n");
-  const auto r = run_rulebook("simulate " + quoted(dir + "/spin.rules") + " --games 1 --logs " + quoted(dir + "/logs"));
+  const auto r = run_rulebook("simulate " + quoted_path(dir + "/spin.rules") + " --games 1 --logs " + quoted_path(dir + "/logs"));
   CHECK(r.exit_code == 1);
   CHECK(r.err.find("the rules loop; the loop at line 7, column 14 goes round with no decision") != std::string::npos);
   CHECK(r.err.find("  rule: spin\n  at: " + dir + "/spin.rules:7\n") != std::string::npos);
@@ -189,7 +190,7 @@ TEST_CASE("hostile: a name of 4 MB in a log is quoted in 80 characters, and foun
       if (std::string(name) == "a seat name") log.replace(log.find("\"Cy\""), 4, "\"Cy" + huge + "\"");
       write_text(dir + "/huge.jsonl", log);
       const auto start = std::chrono::steady_clock::now();
-      const auto r = run_rulebook("replay " + quoted(source_path("rulesets/clusterfk.rules")) + " " + quoted(dir + "/huge.jsonl"));
+      const auto r = run_rulebook("replay " + quoted_path(source_path("rulesets/clusterfk.rules")) + " " + quoted_path(dir + "/huge.jsonl"));
       CHECK(seconds_since(start) < 5);
       CHECK(r.exit_code == 2);
       CHECK(r.err.find(std::string(name) == "a seat name" ? "huge.jsonl:3:" : "huge.jsonl:13:") != std::string::npos);
@@ -213,9 +214,11 @@ TEST_CASE("hostile: replay stops at a cut line where the rules need a shuffle th
              "{\"cut\":{\"moves\":0,\"reason\":\"more than 1048576 bytes of log with no decision\",\"rounds\":1}}\n"
              "{\"fault\":{\"at\":\"shuffle.rules:8\",\"message\":\"no decision and no end after 50000000 steps: the rules loop\","
              "\"moves\":0,\"rounds\":16666667,\"rule\":null,\"unrecorded\":33326517}}\n");
-  const auto r = run_rulebook("replay " + quoted(dir + "/shuffle.rules") + " " + quoted(dir + "/cut.jsonl"));
+  const auto r = run_rulebook("replay " + quoted_path(dir + "/shuffle.rules") + " " + quoted_path(dir + "/cut.jsonl"));
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("ok: 0 steps, then the game was stopped (the log is cut at line 3, more than 1048576 bytes of log with "
                    "no decision, and the rules go on past what it records)") != std::string::npos);
   std::filesystem::remove_all(dir);
 }
+
+}  // namespace reliability_hostile_run_test

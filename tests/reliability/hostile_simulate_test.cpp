@@ -22,9 +22,10 @@ using rulebook::test::run_rulebook;
 using rulebook::test::source_path;
 using rulebook::test::write_text;
 
+namespace reliability_hostile_simulate_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
-std::string quoted(const std::string& path) { return "'" + path + "'"; }
+using rulebook::test::quoted_path;
 
 // The names in `dir`, sorted and joined by spaces ("" for an empty or absent folder).
 std::string folder_listing(const std::string& dir) {
@@ -65,8 +66,8 @@ int signal_when(const std::string& dir, const std::string& args, const std::stri
 // Statistics of a small run whose games all stop at the move cap, as a JSON object.
 nlohmann::json capped_stats(const std::string& dir, const std::string& extra = "") {
   const auto r = run_rulebook(fmt::format("simulate {} --games 300 --max-moves 1 --stats {}{}",
-                                          quoted(source_path("rulesets/molestation-game.rules")),
-                                          quoted(dir + "/capped.json"), extra));
+                                          quoted_path(source_path("rulesets/molestation-game.rules")),
+                                          quoted_path(dir + "/capped.json"), extra));
   REQUIRE(r.exit_code == 0);
   return nlohmann::json::parse(read_text(dir + "/capped.json"));
 }
@@ -74,8 +75,8 @@ nlohmann::json capped_stats(const std::string& dir, const std::string& extra = "
 // A statistics file of 40 finished games, as a JSON object.
 nlohmann::json finished_stats(const std::string& dir, const std::string& name, const std::string& extra = "") {
   const auto r = run_rulebook(fmt::format("simulate {} --games 40 --players 3 --stats {}{}",
-                                          quoted(source_path("rulesets/molestation-game.rules")),
-                                          quoted(dir + "/" + name), extra));
+                                          quoted_path(source_path("rulesets/molestation-game.rules")),
+                                          quoted_path(dir + "/" + name), extra));
   REQUIRE(r.exit_code == 0);
   return nlohmann::json::parse(read_text(dir + "/" + name));
 }
@@ -87,8 +88,8 @@ nlohmann::json finished_stats(const std::string& dir, const std::string& name, c
 TEST_CASE("hostile: simulate lists the first 100 capped games, not all of them", "[hostile]") {
   const std::string dir = rulebook::test::temp_folder();
   const auto r = run_rulebook(fmt::format("simulate {} --games 300 --max-moves 1 --stats {}",
-                                          quoted(source_path("rulesets/molestation-game.rules")),
-                                          quoted(dir + "/capped.json")));
+                                          quoted_path(source_path("rulesets/molestation-game.rules")),
+                                          quoted_path(dir + "/capped.json")));
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("stopped at the move cap (1 moves): 300 (games 0, 1, 2, ") != std::string::npos);
   CHECK(r.out.find(", 98, 99, and 200 more, not listed)\n") != std::string::npos);
@@ -98,7 +99,7 @@ TEST_CASE("hostile: simulate lists the first 100 capped games, not all of them",
   REQUIRE(saved["capped_games"].size() == 100);
   CHECK(saved["capped_games"][99] == 99);
   const auto json = run_rulebook(fmt::format("simulate {} --games 300 --max-moves 1 --format json",
-                                             quoted(source_path("rulesets/molestation-game.rules"))));
+                                             quoted_path(source_path("rulesets/molestation-game.rules"))));
   REQUIRE(json.exit_code == 0);
   const auto report = nlohmann::json::parse(json.out);
   CHECK(report["stopped_at_move_cap"] == 300);
@@ -109,7 +110,7 @@ TEST_CASE("hostile: simulate lists the first 100 capped games, not all of them",
 
 TEST_CASE("hostile: merged shards list the same first 100 capped games as one run", "[hostile]") {
   const std::string dir = rulebook::test::temp_folder();
-  const std::string rules = quoted(source_path("rulesets/molestation-game.rules"));
+  const std::string rules = quoted_path(source_path("rulesets/molestation-game.rules"));
   for (int i = 0; i < 3; ++i) {
     REQUIRE(run_rulebook(fmt::format("simulate {} --games 300 --max-moves 1 --shard {}/3 --stats '{}/{}.json'", rules,
                                      i, dir, i))
@@ -149,7 +150,7 @@ TEST_CASE("hostile: a rule fault writes no log into the current folder without -
   const std::string dir = rulebook::test::temp_folder();
   const std::string cwd = dir + "/cwd";
   std::filesystem::create_directories(cwd);
-  const std::string rules = quoted(source_path("rulesets/variants/molestation-literal.rules"));
+  const std::string rules = quoted_path(source_path("rulesets/variants/molestation-literal.rules"));
   const int rc = run_in_folder(cwd, dir, fmt::format("simulate {} --games 5", rules));
   CHECK(rc == 1);
   const std::string err = read_text(dir + "/err");
@@ -209,7 +210,7 @@ TEST_CASE("hostile: SIGTERM while simulate --logs writes is handled like SIGINT,
   std::string names;
   for (const auto& entry : std::filesystem::directory_iterator(logs)) {
     CHECK(entry.path().filename().string().rfind("game-", 0) == 0);
-    names += " " + quoted(entry.path().string());
+    names += " " + quoted_path(entry.path().string());
   }
   REQUIRE_FALSE(names.empty());
   CHECK(run_rulebook(fmt::format("replay '{}'{}", rules, names)).exit_code == 0);
@@ -242,11 +243,11 @@ TEST_CASE("hostile: SIGTERM while simulate plays prints the statistics of the ga
 
 TEST_CASE("hostile: simulate --logs refuses a folder that is not empty, unless --force", "[hostile]") {
   const std::string dir = rulebook::test::temp_folder();
-  const std::string rules = quoted(source_path("rulesets/molestation-game.rules"));
+  const std::string rules = quoted_path(source_path("rulesets/molestation-game.rules"));
   const std::string logs = dir + "/logs";
-  REQUIRE(run_rulebook(fmt::format("simulate {} --games 3 --seed 1 --logs {}", rules, quoted(logs))).exit_code == 0);
+  REQUIRE(run_rulebook(fmt::format("simulate {} --games 3 --seed 1 --logs {}", rules, quoted_path(logs))).exit_code == 0);
   const std::string first = read_text(logs + "/game-000000.jsonl");
-  const auto again = run_rulebook(fmt::format("simulate {} --games 2 --seed 2 --logs {}", rules, quoted(logs)));
+  const auto again = run_rulebook(fmt::format("simulate {} --games 2 --seed 2 --logs {}", rules, quoted_path(logs)));
   CHECK(again.exit_code == 2);
   CHECK(again.err.find(fmt::format("error: the log folder '{}' is not empty", logs)) != std::string::npos);
   CHECK(again.err.find("--force") != std::string::npos);
@@ -256,7 +257,7 @@ TEST_CASE("hostile: simulate --logs refuses a folder that is not empty, unless -
   // An empty folder that exists is fine; --force writes into one that is not.
   std::filesystem::create_directories(dir + "/empty");
   CHECK(run_rulebook(fmt::format("simulate {} --games 1 --logs '{}/empty'", rules, dir)).exit_code == 0);
-  const auto forced = run_rulebook(fmt::format("simulate {} --games 2 --seed 2 --logs {} --force", rules, quoted(logs)));
+  const auto forced = run_rulebook(fmt::format("simulate {} --games 2 --seed 2 --logs {} --force", rules, quoted_path(logs)));
   CHECK(forced.exit_code == 0);
   CHECK(read_text(logs + "/game-000000.jsonl") != first);
   const auto alone = run_rulebook(fmt::format("simulate {} --games 1 --force", rules));
@@ -323,3 +324,5 @@ TEST_CASE("hostile: merge refuses a sum that overflows, naming the file and the 
         std::string::npos);
   std::filesystem::remove_all(dir);
 }
+
+}  // namespace reliability_hostile_simulate_test

@@ -16,9 +16,10 @@
 using rulebook::test::run_rulebook;
 using rulebook::test::source_path;
 
+namespace reliability_hostile_verify_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
-std::string quoted(const std::string& path) { return "'" + path + "'"; }
+using rulebook::test::quoted_path;
 
 // A small game that plays and ends: four moves, then everyone wins. `zones` and `body` go
 // into its declarations and its round.
@@ -66,7 +67,7 @@ TEST_CASE("hostile verify: 40,000 ifs or 60,000 labelled rules in a row are unkn
   }
   rulebook::test::write_text(dir + "/long.rules", game("2", "", body));
   const auto start = std::chrono::steady_clock::now();
-  const auto r = run_rulebook("verify " + quoted(dir + "/long.rules") + " --cex-out " + quoted(dir + "/cex"), "",
+  const auto r = run_rulebook("verify " + quoted_path(dir + "/long.rules") + " --cex-out " + quoted_path(dir + "/cex"), "",
                               "timeout 300");
   check_all_unknown(r, "the program has 120018 instructions, more than the verifier's limit of 20000");
   CHECK(seconds_since(start) < 120);
@@ -83,7 +84,7 @@ TEST_CASE("hostile verify: 20,000 unused per-player zones are unknown past the s
   for (int i = 0; i < 20000; ++i) zones += fmt::format("zone spare{}(p): set owner\n", i);
   rulebook::test::write_text(dir + "/wide.rules", game("2..4", zones, "  add 1 to turns\n"));
   const auto start = std::chrono::steady_clock::now();
-  const auto r = run_rulebook("verify " + quoted(dir + "/wide.rules") + " --players 4", "", "timeout 300");
+  const auto r = run_rulebook("verify " + quoted_path(dir + "/wide.rules") + " --players 4", "", "timeout 300");
   // 20,001 per-player zones of 4 instances, the deck, the table and the box; one card class.
   check_all_unknown(r, "the abstract state has at least 80007 numbers (cards per zone and card class, variables, loop "
                        "state), more than the verifier's limit of 4096");
@@ -100,7 +101,7 @@ TEST_CASE("hostile verify: 1,100 per-player variables at 4 players are unknown p
   for (int i = 0; i < 1100; ++i) vars += fmt::format("var spare{}(p): int = 0\n", i);
   rulebook::test::write_text(dir + "/vars.rules", game("4", vars, "  add 1 to turns\n"));
   const auto start = std::chrono::steady_clock::now();
-  const auto r = run_rulebook("verify " + quoted(dir + "/vars.rules"), "", "timeout 300");
+  const auto r = run_rulebook("verify " + quoted_path(dir + "/vars.rules"), "", "timeout 300");
   INFO(r.out.substr(0, 3000));
   const std::regex reason(R"(not decided: the abstract state has (\d+) numbers \(cards per zone and card class, variables, )"
                           R"(loop state\), more than the verifier's limit of 4096)");
@@ -116,7 +117,7 @@ TEST_CASE("hostile verify: 1,100 per-player variables at 4 players are unknown p
 // the sampled games did not count: with --budget 2 at 8 players the search ran 24 s.
 TEST_CASE("hostile verify: --budget bounds the sampled games and the invariant search at 8 players", "[hostile]") {
   const auto start = std::chrono::steady_clock::now();
-  const auto r = run_rulebook("verify " + quoted(source_path("rulesets/clusterfk.rules")) +
+  const auto r = run_rulebook("verify " + quoted_path(source_path("rulesets/clusterfk.rules")) +
                                   " --players 8 --budget 2 --timeout 1 --search-states 0 --property conservation --format json",
                               "", "timeout 600");
   INFO(r.out.substr(0, 3000));
@@ -132,3 +133,5 @@ TEST_CASE("hostile verify: --budget bounds the sampled games and the invariant s
   CHECK(!std::regex_search(r.out, std::regex(R"("status":\s*"proved")")));
   CHECK(seconds_since(start) < 300);
 }
+
+}  // namespace reliability_hostile_verify_test

@@ -15,6 +15,7 @@
 using rulebook::test::read_text;
 using rulebook::test::source_path;
 
+namespace reliability_interrupt_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 // Starts `rulebook ARGS` in the background, sends SIGINT after `delay` seconds, and returns
@@ -105,3 +106,5 @@ TEST_CASE("interrupt: fmt --write interrupted at any moment leaves the old file 
   }
   std::filesystem::remove_all(dir);
 }
+
+}  // namespace reliability_interrupt_test

@@ -12,9 +12,10 @@
 using rulebook::test::run_rulebook;
 using rulebook::test::source_path;
 
+namespace reliability_limits_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
-std::string quoted(const std::string& path) { return "'" + path + "'"; }
+using rulebook::test::quoted_path;
 
 // A file with `body` as a def's value, in a game that checks otherwise.
 std::string def_file(const std::string& body) {
@@ -38,7 +39,7 @@ TEST_CASE("limits: expressions nested 100,000 deep are a syntax error, not a sta
   for (const auto& [name, body] : cases) {
     SECTION(name) {
       rulebook::test::write_text(dir + "/deep.rules", def_file(body));
-      const auto r = run_rulebook("check " + quoted(dir + "/deep.rules"));
+      const auto r = run_rulebook("check " + quoted_path(dir + "/deep.rules"));
       CHECK(r.exit_code == 1);
       CHECK(r.err.find("deep.rules:4:") != std::string::npos);
       CHECK(r.err.find("error: nesting deeper than 200 levels") != std::string::npos);
@@ -58,14 +59,14 @@ TEST_CASE("limits: blocks nested 300 deep are a syntax error at the 201st level"
     return text + "}\n";
   };
   rulebook::test::write_text(dir + "/deep.rules", nested_ifs(300));
-  const auto r = run_rulebook("check " + quoted(dir + "/deep.rules"));
+  const auto r = run_rulebook("check " + quoted_path(dir + "/deep.rules"));
   CHECK(r.exit_code == 1);
   // The round's block is level 1; line 5 holds the first `if`.
   CHECK(r.err.find("deep.rules:203:") != std::string::npos);
   CHECK(r.err.find("nesting deeper than 200 levels") != std::string::npos);
   // Nesting within the limit is accepted.
   rulebook::test::write_text(dir + "/ok.rules", nested_ifs(150));
-  CHECK(run_rulebook("check " + quoted(dir + "/ok.rules")).exit_code == 0);
+  CHECK(run_rulebook("check " + quoted_path(dir + "/ok.rules")).exit_code == 0);
   std::filesystem::remove_all(dir);
 }
 
@@ -73,7 +74,7 @@ TEST_CASE("limits: an error on a line of a megabyte shows 160 columns around the
   const std::string dir = rulebook::test::temp_folder();
   const std::string body = std::string(500000, ' ') + "1 + true" + std::string(500000, ' ');
   rulebook::test::write_text(dir + "/long.rules", def_file(body));
-  const auto r = run_rulebook("check " + quoted(dir + "/long.rules"));
+  const auto r = run_rulebook("check " + quoted_path(dir + "/long.rules"));
   CHECK(r.exit_code == 1);
   CHECK(r.err.find("long.rules:4:") != std::string::npos);
   CHECK(r.err.size() < 1000);
@@ -89,7 +90,7 @@ TEST_CASE("limits: a rule file over 16 MiB, or a device, is refused with exit 2"
     const std::string comment = "# " + std::string(1022, 'x') + "\n";
     for (int i = 0; i < 17 * 1024; ++i) huge << comment;
   }
-  const auto r = run_rulebook("check " + quoted(dir + "/huge.rules"));
+  const auto r = run_rulebook("check " + quoted_path(dir + "/huge.rules"));
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("larger than 16 MiB") != std::string::npos);
   const auto device = run_rulebook("check /dev/zero");
@@ -102,14 +103,14 @@ TEST_CASE("limits: a rule file over 16 MiB, or a device, is refused with exit 2"
 TEST_CASE("limits: integer literals past 10^9 are errors, overflow while playing is a rule fault", "[limits]") {
   const std::string dir = rulebook::test::temp_folder();
   rulebook::test::write_text(dir + "/big.rules", def_file("99999999999999999999999999"));
-  const auto big = run_rulebook("check " + quoted(dir + "/big.rules"));
+  const auto big = run_rulebook("check " + quoted_path(dir + "/big.rules"));
   CHECK(big.exit_code == 1);
   CHECK(big.err.find("is too large (the limit is 1000000000)") != std::string::npos);
   // 2^70 does not fit in 64 bits: the doubling faults where it overflows.
   rulebook::test::write_text(dir + "/grow.rules",
                              "game \"t\"\nplayers 2\ncards { standard52 }\nvar n: int = 1\nround {\n"
                              "  repeat 70 {\n    set n := n * 2\n  }\n  end game\n}\n");
-  const auto grow = run_rulebook("simulate " + quoted(dir + "/grow.rules") + " --games 1 --logs " + quoted(dir + "/logs"));
+  const auto grow = run_rulebook("simulate " + quoted_path(dir + "/grow.rules") + " --games 1 --logs " + quoted_path(dir + "/logs"));
   CHECK(grow.exit_code == 1);
   CHECK(grow.err.find("integer overflow") != std::string::npos);
   CHECK(grow.err.find("at: ") != std::string::npos);
@@ -118,7 +119,7 @@ TEST_CASE("limits: integer literals past 10^9 are errors, overflow while playing
 }
 
 TEST_CASE("limits: absurd option values exit 2 with the accepted range", "[limits]") {
-  const std::string file = quoted(source_path("rulesets/clusterfk.rules"));
+  const std::string file = quoted_path(source_path("rulesets/clusterfk.rules"));
   const auto seed = run_rulebook("simulate " + file + " --games 1 --seed 99999999999999999999999");
   CHECK(seed.exit_code == 2);
   CHECK(seed.err.find("--seed: takes a whole number from 0 to 18446744073709551615") != std::string::npos);
@@ -145,7 +146,7 @@ TEST_CASE("limits: a log of a million moves is read, and replay stops at the fir
   text.reserve(text.size() + move.size() * 1000000);
   for (int i = 0; i < 1000000; ++i) text += move;
   rulebook::test::write_text(dir + "/million.jsonl", text);
-  const auto r = run_rulebook("replay " + quoted(source_path("rulesets/clusterfk.rules")) + " " + quoted(dir + "/million.jsonl"));
+  const auto r = run_rulebook("replay " + quoted_path(source_path("rulesets/clusterfk.rules")) + " " + quoted_path(dir + "/million.jsonl"));
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("million.jsonl:74:") != std::string::npos);
   std::filesystem::remove_all(dir);
@@ -158,10 +159,12 @@ TEST_CASE("limits: a log line nested 100,000 deep is a bad log (exit 2), not a s
   const std::string text = example.substr(header, example.find('\n', header) - header + 1) + "{\"move\": " +
                            std::string(100000, '[') + std::string(100000, ']') + "}\n";
   rulebook::test::write_text(dir + "/deep.jsonl", text);
-  const auto r = run_rulebook("replay " + quoted(source_path("rulesets/clusterfk.rules")) + " " + quoted(dir + "/deep.jsonl"));
+  const auto r = run_rulebook("replay " + quoted_path(source_path("rulesets/clusterfk.rules")) + " " + quoted_path(dir + "/deep.jsonl"));
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("deep.jsonl:2:1: error: this line is not JSON") != std::string::npos);
   CHECK(r.err.find("too deep") != std::string::npos);
   CHECK(r.err.find("[E0601]") != std::string::npos);
   std::filesystem::remove_all(dir);
 }
+
+}  // namespace reliability_limits_test

@@ -11,6 +11,7 @@ using rulebook::test::Game;
 using Strings = std::vector<std::string>;
 namespace ri = rulebook::interpreter;
 
+namespace rulesets_clusterfk_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 // A game whose note deck is note1..noteN from the bottom (no seed decides anything).
@@ -415,3 +416,5 @@ TEST_CASE("clusterfk variant threesome-points: a threesome scores three points a
   CHECK(g.state.winners == std::vector<int>{0, 1, 3});
   CHECK(points(g, 5) == Points{3, 3, 1, 3, 1});
 }
+
+}  // namespace rulesets_clusterfk_test

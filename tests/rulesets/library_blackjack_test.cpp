@@ -13,6 +13,7 @@ using rulebook::test::Game;
 using Strings = std::vector<std::string>;
 namespace ri = rulebook::interpreter;
 
+namespace rulesets_library_blackjack_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 const char* const kRules = "rulesets/library/blackjack.rules";
@@ -262,3 +263,5 @@ TEST_CASE("blackjack: without --players one player sits at the table (players 1.
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("Blackjack: 2 games, 1 players, seed 1") != std::string::npos);
 }
+
+}  // namespace rulesets_library_blackjack_test

@@ -12,6 +12,7 @@ using rulebook::test::Game;
 using Strings = std::vector<std::string>;
 namespace ri = rulebook::interpreter;
 
+namespace rulesets_library_cheat_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 const char* const kRules = "rulesets/library/cheat.rules";
@@ -228,3 +229,5 @@ TEST_CASE("cheat: without --players four play (players 3..6 default 4)", "[libra
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("Cheat: 2 games, 4 players, seed 1") != std::string::npos);
 }
+
+}  // namespace rulesets_library_cheat_test

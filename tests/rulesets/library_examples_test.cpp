@@ -12,9 +12,10 @@
 using rulebook::test::run_rulebook;
 using rulebook::test::source_path;
 
+namespace rulesets_library_examples_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
+using rulebook::test::quoted_path;
 
 }  // namespace
 
@@ -23,10 +24,10 @@ TEST_CASE("library: every ruleset checks with no error and no warning, in canoni
   REQUIRE(files.size() >= 3);
   for (const std::string& file : files) {
     INFO(file);
-    const auto check = run_rulebook("check " + quoted(file));
+    const auto check = run_rulebook("check " + quoted_path(file));
     CHECK(check.exit_code == 0);
     CHECK(check.err.empty());
-    CHECK(run_rulebook("fmt --check " + quoted(file)).exit_code == 0);
+    CHECK(run_rulebook("fmt --check " + quoted_path(file)).exit_code == 0);
   }
 }
 
@@ -39,7 +40,7 @@ TEST_CASE("library: every example log replays to the end of its game", "[library
     const std::string rules = source_path("rulesets/library/" + entry.path().stem().string() + ".rules");
     INFO(entry.path().string());
     REQUIRE(fs::exists(rules));
-    const auto replay = run_rulebook("replay " + quoted(rules) + " " + quoted(entry.path().string()));
+    const auto replay = run_rulebook("replay " + quoted_path(rules) + " " + quoted_path(entry.path().string()));
     CHECK(replay.exit_code == 0);
     CHECK(replay.out.find(": ok: ") != std::string::npos);
     CHECK(replay.out.find("the game ended") != std::string::npos);
@@ -47,3 +48,5 @@ TEST_CASE("library: every example log replays to the end of its game", "[library
   }
   CHECK(logs == 6);
 }
+
+}  // namespace rulesets_library_examples_test

@@ -16,6 +16,7 @@ using rulebook::test::Game;
 using Strings = std::vector<std::string>;
 namespace ri = rulebook::interpreter;
 
+namespace rulesets_library_hearts_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 // The hands after the pass of the first hand (seat 0 deals, passes go left), and the three
@@ -421,3 +422,5 @@ TEST_CASE("hearts, three players: 17 tricks a hand, and the queen and the 13 hea
   const std::int64_t total = g.int_var("points", 0) + g.int_var("points", 1) + g.int_var("points", 2);
   CHECK((total == 26 || total == 52));  // 52: someone shot the moon
 }
+
+}  // namespace rulesets_library_hearts_test

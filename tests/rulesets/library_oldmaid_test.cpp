@@ -18,6 +18,7 @@ using Strings = std::vector<std::string>;
 using Ints = std::vector<int>;
 namespace ri = rulebook::interpreter;
 
+namespace rulesets_library_oldmaid_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 const Strings kRanks{"2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"};
@@ -347,3 +348,5 @@ TEST_CASE("old maid: interpretation: four players without --players, the loser p
     CHECK(std::count(expected.begin(), expected.end(), "-1") == 1);
   }
 }
+
+}  // namespace rulesets_library_oldmaid_test

@@ -12,6 +12,7 @@ using rulebook::test::Game;
 using Strings = std::vector<std::string>;
 namespace ri = rulebook::interpreter;
 
+namespace rulesets_library_president_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 const char* const kRules = "rulesets/library/president.rules";
@@ -330,3 +331,5 @@ TEST_CASE("president: without --players four play (players 3..7 default 4)", "[l
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("President: 2 games, 4 players, seed 1") != std::string::npos);
 }
+
+}  // namespace rulesets_library_president_test

@@ -15,6 +15,7 @@ using rulebook::test::Game;
 using Strings = std::vector<std::string>;
 namespace ri = rulebook::interpreter;
 
+namespace rulesets_library_war_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 const char* const kRules = "rulesets/library/war.rules";
@@ -313,3 +314,5 @@ TEST_CASE("war, four players: a player out of cards is out, interpretation: a ti
   CHECK(g.zone("stack", 0).size() == 52);
   for (int p = 0; p < 4; ++p) CHECK(g.zone("table", p).empty());
 }
+
+}  // namespace rulesets_library_war_test

@@ -18,6 +18,7 @@ using rulebook::test::stack;
 using rulebook::test::start_molestation;
 using Strings = std::vector<std::string>;
 
+namespace rulesets_molestation_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 // Four humans. Roles around the table: seat 0 AS, seat 1 JC, seat 2 QD, seat 3 KH, so that
@@ -594,3 +595,5 @@ TEST_CASE("molestation variant cancel-adjacent: a desex card cancels only the re
   CHECK(variant.int_var("sexperiences", 0) == 1);  // KC lies between: KD stays
   CHECK(variant.int_var("traumas", 0) == 1);
 }
+
+}  // namespace rulesets_molestation_test

@@ -15,6 +15,7 @@
 namespace rs = rulebook::stats;
 using rulebook::stats::test::run;
 
+namespace stats_stats_plots_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 // What makes `xml` not well-formed, in the subset the charts use (elements, attributes in
@@ -142,3 +143,5 @@ TEST_CASE("stats plots: --plot writes three charts, win rates, rounds and moves"
   CHECK(charts[2].file_name == "moves.svg");
   CHECK(charts[2].svg == rs::length_svg(s, true));
 }
+
+}  // namespace stats_stats_plots_test

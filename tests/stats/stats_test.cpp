@@ -19,6 +19,7 @@ namespace rs = rulebook::stats;
 using rulebook::stats::test::game;
 using rulebook::stats::test::run;
 
+namespace stats_stats_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 // The message of the StatsError that `f` throws, or "" when it throws none.
@@ -301,3 +302,5 @@ TEST_CASE("stats: the JSON report gives each seat its wins, share and Wilson int
   CHECK(report["rule_coverage"]["deal"] == s.fired[0]);
   CHECK(report["rule_reached"]["play"] == s.reached[1]);
 }
+
+}  // namespace stats_stats_test

@@ -14,6 +14,7 @@
 namespace ri = rulebook::interpreter;
 namespace rv = rulebook::verifier;
 
+namespace verifier_blocks_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 // Paths of the block from each cut point, counted on the control-flow graph.
@@ -131,3 +132,5 @@ round {
   // One path through the rules: no join point, so no cut point among them.
   CHECK(std::count(cuts.begin(), cuts.end(), true) < 10);
 }
+
+}  // namespace verifier_blocks_test

@@ -24,6 +24,7 @@ namespace ri = rulebook::interpreter;
 namespace rv = rulebook::verifier;
 using rulebook::test::machine_for_file;
 
+namespace verifier_corpus_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 const std::string kFolder = "tests/verifier/corpus/";
@@ -129,3 +130,5 @@ TEST_CASE("corpus: no wrong proved or refuted on rare-state defects, and every w
   }
   WARN(fmt::format("{} of {} corpus answers decided (proved or refuted), none wrong", decided, checked));
 }
+
+}  // namespace verifier_corpus_test

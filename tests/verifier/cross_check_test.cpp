@@ -16,6 +16,7 @@
 namespace ri = rulebook::interpreter;
 namespace rv = rulebook::verifier;
 
+namespace verifier_cross_check_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 // Evaluates the proved invariants after every move and at the end.
@@ -107,3 +108,5 @@ TEST_CASE("cross-check: the fixed test cases: 10,000 games each break nothing th
     cross_check(std::string("tests/verifier/cases/") + name + ".rules", 2);
   }
 }
+
+}  // namespace verifier_cross_check_test

@@ -18,6 +18,7 @@ namespace ri = rulebook::interpreter;
 namespace rv = rulebook::verifier;
 using rulebook::test::machine_for;
 
+namespace verifier_fault_kinds_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 // A game (two players unless `players` says otherwise) that goes on while seat 0 says so;
@@ -137,3 +138,5 @@ TEST_CASE("fault kinds: a card that is none is an obligation wherever a card is 
     CHECK(std::find(kinds.begin(), kinds.end(), ri::FaultKind::kNoneCard) != kinds.end());
   }
 }
+
+}  // namespace verifier_fault_kinds_test

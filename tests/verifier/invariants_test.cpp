@@ -14,6 +14,7 @@
 namespace ri = rulebook::interpreter;
 namespace rv = rulebook::verifier;
 
+namespace verifier_invariants_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 // The index of a layout dimension by name; fails the test when there is none.
@@ -174,3 +175,5 @@ round {
   }
   CHECK(report.findings.size() >= 3);  // conservation and the two walks
 }
+
+}  // namespace verifier_invariants_test

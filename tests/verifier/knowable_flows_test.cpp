@@ -15,6 +15,7 @@
 
 namespace rv = rulebook::verifier;
 
+namespace verifier_knowable_flows_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 // Two players with three cards each, two cards face up on `pub`, the rest in the hidden deck.
@@ -125,3 +126,5 @@ round {
   fires.replace(fires.find("n > 5"), 5, "k == 1");
   CHECK(only(fires, "reachability").status == rv::Status::kProved);
 }
+
+}  // namespace verifier_knowable_flows_test

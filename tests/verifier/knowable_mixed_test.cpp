@@ -19,6 +19,7 @@
 namespace ri = rulebook::interpreter;
 namespace rv = rulebook::verifier;
 
+namespace verifier_knowable_mixed_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 rv::Finding knowable(const ri::Machine& machine) { return rulebook::test::only_finding(machine, "knowable-moves"); }
@@ -276,3 +277,5 @@ TEST_CASE("knowable-moves: what the else branch of a hidden test writes is hidde
   CHECK(f.status == rv::Status::kUnknown);
   CHECK(fmt::format("{}", fmt::join(f.details, "\n")).find("'pick' at") != std::string::npos);
 }
+
+}  // namespace verifier_knowable_mixed_test

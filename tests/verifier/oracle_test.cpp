@@ -19,6 +19,7 @@ namespace ri = rulebook::interpreter;
 namespace rv = rulebook::verifier;
 using rulebook::test::machine_for_file;
 
+namespace verifier_oracle_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 void check_file(const std::string& relative, std::int64_t players, const rv::OracleOptions& options) {
@@ -71,3 +72,5 @@ TEST_CASE("oracle: every step of the verifier's test rule files is allowed by th
     for (const std::string& file : files_under(folder)) check_file(file, 0, options);
   }
 }
+
+}  // namespace verifier_oracle_test

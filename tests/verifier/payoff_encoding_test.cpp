@@ -24,6 +24,7 @@ namespace ri = rulebook::interpreter;
 namespace rv = rulebook::verifier;
 using rulebook::test::machine_for_file;
 
+namespace verifier_payoff_encoding_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 const std::string kCases = "tests/verifier/cases/";
@@ -162,3 +163,5 @@ TEST_CASE("payoffverify: ten thousand random games of each twin proved well-defi
     if (games == 10000) CHECK(rare > 0);
   }
 }
+
+}  // namespace verifier_payoff_encoding_test

@@ -19,6 +19,7 @@ namespace rv = rulebook::verifier;
 using rulebook::test::machine_for;
 using rulebook::test::machine_for_file;
 
+namespace verifier_search_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 // Twenty alike chips: only a player who says `true` 21 times in a row reaches the empty hand.
@@ -313,3 +314,5 @@ TEST_CASE("search: the verifier's broken cases show their flaw, and their fixed 
     CHECK(sound.exhausted);
   }
 }
+
+}  // namespace verifier_search_test

@@ -18,6 +18,7 @@
 namespace ri = rulebook::interpreter;
 namespace rv = rulebook::verifier;
 
+namespace verifier_sink_stop_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 // Two decisions a round with a loop between them: cut points inside the round.
@@ -204,3 +205,5 @@ TEST_CASE("stop sinks: the loop watch stops a long game at its step limit and a 
     CHECK(result.moves == 4);
   }
 }
+
+}  // namespace verifier_sink_stop_test

@@ -8,6 +8,7 @@
 
 #include "solver.hpp"
 
+namespace verifier_solver_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 // Pigeonhole: n + 1 pigeons in n holes, as integers; unsatisfiable, and hard for Z3 at n = 12.
@@ -40,3 +41,5 @@ TEST_CASE("solver: a query stops at its time limit with unknown, and the context
   easy.add(x != 4);
   CHECK(rulebook::verifier::check_within(easy, 10000) == z3::unsat);
 }
+
+}  // namespace verifier_solver_test

@@ -19,6 +19,7 @@
 namespace ri = rulebook::interpreter;
 namespace rv = rulebook::verifier;
 
+namespace verifier_static_value_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 // The largest integer, as a product of literals (a literal is at most 1,000,000,000).
@@ -142,3 +143,5 @@ TEST_CASE("static value: verify reports the smallest integer divided by -1 in a 
   CHECK(r.exit_code == 1);
   CHECK(r.out.find("refuted  well-defined") != std::string::npos);
 }
+
+}  // namespace verifier_static_value_test

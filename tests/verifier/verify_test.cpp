@@ -16,6 +16,7 @@ namespace ri = rulebook::interpreter;
 namespace rv = rulebook::verifier;
 using rulebook::test::machine_for_file;
 
+namespace verifier_verify_test {  // this file's own names (unity builds put several files in one)
 namespace {
 
 struct Verified {
@@ -218,3 +219,5 @@ TEST_CASE("verify: --timeout is Z3 time per property: a pigeonhole invariant is 
   // The other property has its own time, and is decided.
   CHECK(finding(report, "reachability").status == rv::Status::kProved);
 }
+
+}  // namespace verifier_verify_test
