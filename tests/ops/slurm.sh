@@ -155,7 +155,7 @@ echo "array job $array, merge job $merge, $games games in $tasks shards"
 
 # Requeue shard 1 while it runs: Slurm kills it (SIGTERM; simulate saves the games played,
 # marked interrupted) and runs it again from the start, which replaces that file.
-job_state() { scontrol show job "$1" 2>/dev/null | grep -o 'JobState=[A-Z_]*' | head -n 1 | cut -d= -f2; }
+job_state() { scontrol show job "$1" 2>/dev/null | grep -o 'JobState=[A-Z_]*' | awk 'NR == 1' | cut -d= -f2; }
 shard_running() { [ "$(job_state "${array}_1")" = RUNNING ]; }
 wait_for 60 shard_running || fail "shard 1 never ran: $(scontrol show job "${array}_1" 2>&1)"
 sleep 0.5
