@@ -45,6 +45,7 @@ class Checker {
   void check_declarations();
   [[nodiscard]] bool is_literal_default(const ast::Expr& e) const;
   void check_card_count(const ast::CardKindItem& item);
+  void check_card_names(const ast::CardsDecl& cards);
   void check_policies();
   void warn_unused_definitions();
   bool define(Symbol symbol);

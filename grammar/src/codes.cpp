@@ -48,7 +48,12 @@ constexpr std::array kCodes{
              "ruleset's definition.\n"
              "\n"
              "    zone deck: pile hidden\n"
-             "    zone deck: pile hidden     # E0201: 'deck' is already defined"},
+             "    zone deck: pile hidden     # E0201: 'deck' is already defined\n"
+             "\n"
+             "Card names count too: a card is named by its kind and a number (note1, note2, ...;\n"
+             "jokers JK1, JK2, ...), and game logs name cards, so a kind may not be another kind's\n"
+             "name followed by digits (kinds 'note' and 'note1' would both have a card note11),\n"
+             "nor 'JK' or 'JK' and digits when the deck has jokers."},
     CodeInfo{Code::kReservedName, "E0202", "reserved name",
              "The name belongs to a builtin function (count, top, min, ...) or to an enum value,\n"
              "and cannot be defined again or used as a local name, since every later use would be\n"

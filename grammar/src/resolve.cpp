@@ -159,6 +159,7 @@ void Checker::declare_globals() {
                    index, static_cast<std::int64_t>(kinds.size()), false, item.name.span};
         if (define(sym)) kinds.push_back(item.name.text);
       }
+      check_card_names(*c);
       if (!c->standard52 && !c->jokers && c->kinds.empty()) {
         diagnostics_.error(Code::kEmptyRange, decl.span, "the card list is empty");
       }
@@ -234,6 +235,41 @@ void Checker::declare_globals() {
     }
   } else {
     program_.seats = program_.players_max;
+  }
+}
+
+// Cards are named by their kind and a number (note1, note2, ...; jokers JK1, JK2, ...), and logs
+// name cards, so two cards must never share a name. They would when a kind's name is another's
+// followed by digits (kinds `note` and `note1`: note1's first card and note's eleventh are both
+// note11), or is `JK` followed by digits or nothing while the deck has jokers. Counts may depend
+// on options, so the names alone decide.
+void Checker::check_card_names(const ast::CardsDecl& cards) {
+  const auto digits_after = [](const std::string& name, const std::string& prefix) {
+    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) return false;
+    return std::all_of(name.begin() + static_cast<std::ptrdiff_t>(prefix.size()), name.end(),
+                       [](char ch) { return ch >= '0' && ch <= '9'; });
+  };
+  for (const ast::CardKindItem& item : cards.kinds) {
+    const std::string& name = item.name.text;
+    if (cards.jokers && *cards.jokers > 0 && (name == "JK" || digits_after(name, "JK"))) {
+      const std::string message =
+          name == "JK" ? std::string("card kind 'JK' would name its cards JK1, JK2, ..., the names of the jokers; rename the kind")
+                       : fmt::format("card kind '{}' is 'JK' followed by digits: its cards could share a name with a joker "
+                                     "({}1 is also the name of joker number {}1); rename the kind",
+                                     name, name, name.substr(2));
+      diagnostics_.error(Code::kAlreadyDefined, item.name.span, message);
+      continue;
+    }
+    for (const ast::CardKindItem& other : cards.kinds) {
+      if (!digits_after(name, other.name.text)) continue;
+      diagnostics_.error(Code::kAlreadyDefined, item.name.span,
+                         fmt::format("card kind '{}' is kind '{}' followed by digits: their cards could share a name "
+                                     "(cards are named by kind and number: {}1 is also the name of {}'s card number {}1); "
+                                     "rename one of the kinds", name, other.name.text, name, other.name.text,
+                                     name.substr(other.name.text.size())))
+          .notes.push_back({other.name.span, fmt::format("kind '{}' is declared here", other.name.text)});
+      break;
+    }
   }
 }
 

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <string_view>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -131,14 +133,27 @@ State Machine::start(const GameConfig& config, EventSink* sink) const {
   } catch (const FaultSignal& f) {
     throw ConfigError(f.message);
   }
+  {
+    // Logs name cards: two cards of one name would make a log that no replay can read. The
+    // checker refuses kind names that can collide (E0201); this keeps the promise for any IR.
+    std::unordered_set<std::string_view> names;
+    for (const CardInfo& card : *cards) {
+      if (!names.insert(card.name).second) {
+        throw ConfigError(fmt::format("two cards are named '{}': rename a card kind", card.name));
+      }
+    }
+  }
   s.card_zone.assign(cards->size(), 0);
   s.card_face_up.assign(cards->size(), 0);
   for (std::size_t c = 0; c < cards->size(); ++c) s.zones[0].push_back(static_cast<CardId>(c));
   try {
     exec.init_vars(false);
   } catch (const FaultSignal& f) {
+    // A fault in an initial value ends the game before setup: sinks hear of the end as of any
+    // other (a log writer writes its header and the fault, so the log replays to it).
     s.fault = Fault{f.message, f.kind, -1, f.span};
     s.finished = true;
+    if (sink != nullptr) sink->ended(s);
     return s;
   }
   exec.run();
