@@ -68,7 +68,7 @@ TEST_CASE("oracle: every step of the verifier's test rule files is allowed by th
   // Under the sanitizers (RULEBOOK_TEST_DIVISOR) fewer states per cut point, at least two.
   options.per_cut = static_cast<std::int32_t>(std::max<std::int64_t>(2, rulebook::test::games(6)));
   options.mutations = static_cast<std::int32_t>(std::max<std::int64_t>(2, rulebook::test::games(8)));
-  for (const char* folder : {"tests/verifier/cases", "tests/verifier/corpus", "tests/golden/fmt"}) {
+  for (const char* folder : {"tests/verifier/cases", "tests/verifier/corpus", "tests/verifier/probes", "tests/golden/fmt"}) {
     for (const std::string& file : files_under(folder)) check_file(file, 0, options);
   }
 }

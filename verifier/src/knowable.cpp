@@ -27,6 +27,12 @@ class HiddenFlows {
   explicit HiddenFlows(const ir::Ir& ir) : ir_(ir), var_(ir.vars.size()), local_(static_cast<std::size_t>(ir.local_slots)) {
     for (bool changed = true; changed;) {
       changed = false;
+      // A variable's initial value is written too: at the start, and for a `per round` one
+      // at every round start (kRoundStart), so an initializer that reads hidden cards (the
+      // top of a hidden deck) makes the variable carry them, as a `set` would.
+      for (std::size_t v = 0; v < ir.vars.size(); ++v) {
+        if (ir.vars[v].init >= 0) changed = mark(var_[v], reads(ir.vars[v].init)) || changed;
+      }
       for (std::size_t pc = 0; pc < ir.code.size(); ++pc) changed = visit(static_cast<std::int32_t>(pc)) || changed;
     }
   }

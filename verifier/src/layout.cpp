@@ -348,7 +348,11 @@ std::vector<std::int64_t> project(const ir::Ir& ir, const Layout& layout, const 
           for (std::size_t i = static_cast<std::size_t>(position); i < v.items.size(); ++i) {
             x[at + static_cast<std::size_t>(v.items[i])] = 1;
           }
-          if (!v.items.empty()) x[at + static_cast<std::size_t>(layout.seats)] = state.seat_of[static_cast<std::size_t>(v.items[0])];
+          // The seat the walk started from; where seats move inside the walk (direction 0) the
+          // encoding follows no order and keeps no start (0), as a swap would move it.
+          if (!v.items.empty() && layout.list_direction[s] != 0) {
+            x[at + static_cast<std::size_t>(layout.seats)] = state.seat_of[static_cast<std::size_t>(v.items[0])];
+          }
         }
         break;
       }

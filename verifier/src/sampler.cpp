@@ -43,12 +43,15 @@ class SampleSink : public LoopWatch {
       auto& kept = out_.points[state.pc];
       if (kept.size() < kPointsPerCut) kept.push_back(point);
     }
-    // At decisions: a random choice (no chooser) is none, as the search and Z3 count them.
-    const ir::Instr& in = ir.code[static_cast<std::size_t>(state.pc)];
-    if ((in.code == ir::OpCode::kChoose && in.c >= 0) || in.code == ir::OpCode::kChooseMixed) check_invariants(state, false);
   }
   void ended(const ri::State& state) override {
     if (!state.fault) check_invariants(state, true);
+  }
+  // The game waits for a decision: where declared invariants must hold (as the search checks
+  // them). Not at every choose instruction: an automated seat's policy decides at once, a
+  // random draw is no decision, and a choice without a legal option faults instead.
+  void waiting(const ri::State& state) {
+    if (stop() == Stop::kNone) check_invariants(state, false);
   }
 
  private:
@@ -73,7 +76,8 @@ class SampleSink : public LoopWatch {
 }  // namespace
 
 ri::GameResult play_sample_game(const ri::Machine& machine, const ri::GameConfig& config, std::int64_t max_moves,
-                                std::int64_t max_rounds, ri::EventSink* sink, bool* by_rounds) {
+                                std::int64_t max_rounds, ri::EventSink* sink, bool* by_rounds,
+                                const std::function<void(const ri::State&)>& waiting) {
   ri::GameResult result;
   result.seed = config.seed;
   ri::State state = machine.start(config, sink);
@@ -81,6 +85,7 @@ ri::GameResult play_sample_game(const ri::Machine& machine, const ri::GameConfig
   // A sink that stops the game (its verdict) leaves it half run: the caller asks the sink why.
   ri::SinkVerdict verdict = sink != nullptr ? sink->verdict() : ri::SinkVerdict::kContinue;
   while (!state.finished && verdict == ri::SinkVerdict::kContinue) {
+    if (waiting) waiting(state);
     if (state.moves >= max_moves || state.rounds > max_rounds) {
       result.capped = true;
       if (by_rounds != nullptr) *by_rounds = state.moves < max_moves;
@@ -115,13 +120,28 @@ Sampling sample(const ri::Machine& machine, const ri::GameConfig& config, std::i
     game.seed = ri::game_seed(config.seed, static_cast<std::uint64_t>(g));
     sink.start_game(game.seed, g > 0 ? stop_at : std::chrono::steady_clock::time_point::max());
     bool by_rounds = false;
-    ri::GameResult played_game = play_sample_game(machine, game, max_moves, max_rounds, &sink, &by_rounds);
-    if (sink.stop() == LoopWatch::Stop::kNoDecision) {
-      // Played again without the watch, to the interpreter's own fault (a few seconds):
-      // the counterexample. Later games would likely loop too: sampling stops here.
-      out.looped = true;
-      out.games.push_back(play_sample_game(machine, game, max_moves, max_rounds, nullptr));
-      break;
+    ri::GameResult played_game = play_sample_game(machine, game, max_moves, max_rounds, &sink, &by_rounds,
+                                                  [&sink](const ri::State& state) { sink.waiting(state); });
+    if (sink.stop() == LoopWatch::Stop::kNoDecision && out.long_loops == 0) {
+      // Played again without the watch (a few seconds): either to the interpreter's own
+      // fault, the counterexample (later games would likely loop too: sampling stops here),
+      // or the loop was long but finite and the game went on (kept, and sampling goes on;
+      // later games stopped this way are kept as long games, without playing them again).
+      bool whole_by_rounds = false;
+      ri::GameResult whole = play_sample_game(machine, game, max_moves, max_rounds, nullptr, &whole_by_rounds);
+      const bool endless = whole.fault && whole.fault->kind == ir::FaultKind::kEndlessLoop;
+      out.games.push_back(std::move(whole));
+      if (endless) {
+        out.looped = true;
+        break;
+      }
+      // The whole game is kept as played (a fault after the loop is a real one); its states
+      // after the watch stopped it are not candidates, which only weakens the invariants.
+      out.long_loops = 1;
+      out.first_long_loop = g;
+      if (out.games.back().capped) ++(whole_by_rounds ? out.capped_rounds : out.capped_moves);
+      if (played) played(g + 1);
+      continue;
     }
     if (sink.stop() != LoopWatch::Stop::kNone) {
       // Played again without the sink to its last decision: a capped game its seed replays.
@@ -132,7 +152,11 @@ Sampling sample(const ri::Machine& machine, const ri::GameConfig& config, std::i
         out.cut_by_budget = g + 1 < games;
         break;
       }
-      if (out.long_games++ == 0) out.first_long = g;
+      if (sink.stop() == LoopWatch::Stop::kNoDecision) {
+        if (out.long_loops++ == 0) out.first_long_loop = g;
+      } else if (out.long_games++ == 0) {
+        out.first_long = g;
+      }
     } else {
       out.games.push_back(std::move(played_game));
       if (out.games.back().capped) ++(by_rounds ? out.capped_rounds : out.capped_moves);

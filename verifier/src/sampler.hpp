@@ -33,6 +33,11 @@ struct Sampling {
   // it there (the interpreter faults only after Machine::kMaxStepsBetweenDecisions), and it
   // was played once more to that fault, which is in `games`.
   bool looped = false;
+  // Games stopped the same way whose loop was not shown endless: the first was played again
+  // without the watch and reached a decision (later ones are not played again). Kept as
+  // capped games, replayed to their last decision before the loop; sampling goes on.
+  std::int64_t long_loops = 0;
+  std::int64_t first_long_loop = -1;
   bool cut_by_budget = false;  // stopped before `games` games: the budget was spent
   // Games stopped under way, at their last decision (capped; their states so far kept):
   // `long_games` ran kStepsPerGame instructions, `budget_stopped` (at most one, the last)
@@ -67,7 +72,8 @@ inline constexpr std::int64_t kStepsPerGame = 20'000'000;
 // its seed), stopped at `max_moves` decisions or after `max_rounds` rounds (`by_rounds`
 // says which cap stopped a capped game).
 ri::GameResult play_sample_game(const ri::Machine& machine, const ri::GameConfig& config, std::int64_t max_moves,
-                                std::int64_t max_rounds, ri::EventSink* sink, bool* by_rounds = nullptr);
+                                std::int64_t max_rounds, ri::EventSink* sink, bool* by_rounds = nullptr,
+                                const std::function<void(const ri::State&)>& waiting = {});
 
 // Games after the first start only before `stop_at` (the end of `--budget`); a game under way
 // then (or past kStepsPerGame instructions) is stopped at its last decision and kept as a

@@ -186,7 +186,7 @@ class Search {
             result_.cut = stopped = true;
             break;
           }
-          stopped = expand_draws(state, id, move, depth, max_states, max_depth, frontier);
+          stopped = expand_draws(state, id, move, depth, max_states, max_depth, frontier, out_of_time);
         }
         continue;
       }
@@ -228,18 +228,29 @@ class Search {
  private:
   // One move of a game with random choices (`choose ... at random`): every combination of
   // the options its draws can take is a successor (an odometer over the draws, the last one
-  // turning fastest), at most kMaxDrawRuns of them. Returns true when the search stops.
+  // turning fastest), at most kMaxDrawRunsPerMove of them. Returns true when the search stops.
   bool expand_draws(const ri::State& state, std::int32_t id, std::size_t move, std::int32_t depth, std::int64_t max_states,
-                    std::int64_t max_depth, std::deque<std::pair<std::int32_t, ri::State>>& frontier) {
+                    std::int64_t max_depth, std::deque<std::pair<std::int32_t, ri::State>>& frontier,
+                    const std::function<bool()>& out_of_time) {
     std::vector<std::size_t> script;
     for (std::size_t runs = 0;; ++runs) {
-      if (runs == kMaxDrawRuns) {
-        result_.cut = true;  // not every draw was tried: no exhaustion
+      if (runs == kMaxDrawRunsPerMove) {
+        result_.cut = result_.draws_cut = true;  // not every draw was tried: no exhaustion
         return false;
+      }
+      if (runs > 0 && out_of_time()) {  // a run may take seconds (a loop to the interpreter's limit)
+        result_.cut = true;
+        return true;
       }
       ri::State next = state;
       draws_.reset(&script);
       machine_.apply(next, move, &draws_);
+      if (draws_.overflowed()) {
+        // Stopped mid-move after DrawScript::kMaxDraws draws: this move's other draws are
+        // left untried (every run past the script draws the same way).
+        result_.cut = result_.draws_cut = true;
+        return false;
+      }
       const std::vector<std::size_t> taken = draws_.taken;
       const std::vector<std::size_t> among = draws_.among;
       encoder_.encode(next, words_);
@@ -457,8 +468,6 @@ class Search {
     return {};  // unreachable: the component has a cycle through every node
   }
 
-  // Successors of one move tried at most, over the combinations of its draws.
-  static constexpr std::size_t kMaxDrawRuns = 4096;
 
   const ri::Machine& machine_;
   const SearchGoal& goal_;

@@ -26,15 +26,28 @@ inline bool has_random_choice(const ir::Ir& ir) {
   return false;
 }
 
+// Successors of one move tried at most, over the combinations of its draws.
+inline constexpr std::size_t kMaxDrawRunsPerMove = 4096;
+
 // The random choices of a move drawn as listed (the search tries every option of each, and a
 // counterexample replays them); draws past the list take option 0. Records what each draw took
 // and among how many options.
+
 class DrawScript : public ri::EventSink {
  public:
   void reset(const std::vector<std::size_t>* script) {
     script_ = script;
     taken.clear();
     among.clear();
+  }
+  // A move may draw at most kMaxDraws times: a loop that ends only when a draw says so would
+  // otherwise run on (draw 0 each time past the script) until the interpreter's own limit,
+  // thousands of times over the odometer. Past it the machine stops (verdict) mid-move and
+  // the search drops the run as not tried.
+  static constexpr std::size_t kMaxDraws = 256;
+  [[nodiscard]] bool overflowed() const { return taken.size() > kMaxDraws; }
+  [[nodiscard]] ri::SinkVerdict verdict() const override {
+    return overflowed() ? ri::SinkVerdict::kStop : ri::SinkVerdict::kContinue;
   }
   bool draw_result(const ri::State& /*state*/, std::int32_t /*rule*/, const std::vector<ri::Value>& options,
                    std::size_t& index) override {
@@ -78,7 +91,9 @@ struct SearchResult {
   bool exhausted = false;       // every reachable state within the depth was visited (not
                                 // set when the search stopped early, every item found);
                                 // then a missing hit does not exist, for this seed's shuffles
-  bool cut = false;             // stopped by the state or time budget
+  bool cut = false;             // stopped by the state or time budget, or draws_cut
+  bool draws_cut = false;       // some move's draws were not all tried (too many draws in
+                                // one move, or too many combinations of them)
   bool depth_limited = false;   // some state at max_depth still had moves: exhaustion is
                                 // within the depth only
 };

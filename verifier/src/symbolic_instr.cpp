@@ -165,7 +165,9 @@ void Encoder::Run::run(std::int32_t pc) {
           const z3::expr seat = modulo(from + num(direction * i));
           first = z3::ite(select(members, player_at(seat)), seat, first);
         }
-        write(index + static_cast<std::int32_t>(seats()), direction == 0 ? fresh_in(0, seats() - 1) : first);
+        // Where seats move inside the walk no order is followed and no start kept (layout.cpp's
+        // projection keeps 0 there: a swap moves the first player's seat).
+        write(index + static_cast<std::int32_t>(seats()), direction == 0 ? num(0) : first);
       } else if (layout_.local_shape[s] == SlotShape::kCountList) {
         write(index, size_of(domain));
       }

@@ -231,10 +231,18 @@ class Encoder::Run {
   }
   // A card domain: its zone (or -2) and per-class counts.
   bool card_domain(const Sym& domain, z3::expr& zone, std::vector<z3::expr>& counts) const;
-  Sym class_card(const z3::expr& zone, std::int32_t cls) const {
+  // A card of class `cls` from the domain's zone. Over all_cards (-2) the card lies in some
+  // zone instance the abstraction does not follow: a fresh one, so that `c in Z` may be true
+  // (kept as -2 it was false for every Z: rules over where such cards lie were found dead),
+  // and a filter that reads it counts as telling the class's cards apart.
+  Sym class_card(const z3::expr& zone, std::int32_t cls) {
     Sym c;
     c.shape = Sym::Shape::kCard;
     c.e = {zone, num(cls)};
+    if (zone.simplify().is_numeral() && zone.simplify().get_numeral_int64() == -2) {
+      c.e[0] = fresh_in(0, layout_.instances - 1);
+      c.varies = true;  // cards of one class lie in different zones
+    }
     return c;
   }
   // A card of some class from a zone; the class is fresh.

@@ -212,6 +212,14 @@ VerifyReport verify_setting(const ri::Machine& machine, const VerifyOptions& opt
                                        sampling.long_games, kStepsPerGame, sampling.first_long + 1,
                                        ri::game_seed(config.seed, static_cast<std::uint64_t>(sampling.first_long))));
   }
+  if (sampling.long_loops > 0) {
+    report.notes.push_back(fmt::format("{} sampled game(s) ran {} instructions without a decision (the first: game {}, seed {}); "
+                                       "played once more without that limit, the first reached a decision (a long loop, "
+                                       "not an endless one: no counterexample), so sampling went on; later ones were kept "
+                                       "up to their last decision before the loop",
+                                       sampling.long_loops, kStepsWithoutDecision, sampling.first_long_loop + 1,
+                                       ri::game_seed(config.seed, static_cast<std::uint64_t>(sampling.first_long_loop))));
+  }
   if (sampling.budget_stopped) {
     report.notes.push_back(fmt::format("sampling stopped game {} at its last decision: the budget ({} s, --budget) was spent "
                                        "while it was under way", sampling.games.size(), options.budget_seconds));
@@ -223,11 +231,15 @@ VerifyReport verify_setting(const ri::Machine& machine, const VerifyOptions& opt
                                        sampling.games.size(), sampling.games.back().seed, kStepsWithoutDecision));
   }
   if (options.search_states > 0 && !sampling.looped) {
-    report.notes.push_back(fmt::format("exhaustive search over decisions (seed {}): {} states{}", config.seed, searched.states,
+    report.notes.push_back(fmt::format("exhaustive search over decisions (seed {}): {} states{}{}", config.seed, searched.states,
                                        searched.exhausted ? ", every reachable one"
                                        : searched.cut    ? fmt::format(", cut by --search-states {} or --search-seconds {}",
                                                                        options.search_states, options.search_seconds)
-                                                         : fmt::format(", to depth {}", options.bound)));
+                                                         : fmt::format(", to depth {}", options.bound),
+                                       searched.draws_cut ? fmt::format("; not every draw of a move was tried (a move drew more than "
+                                                                        "{} times, or had more than {} ways to draw)",
+                                                                        DrawScript::kMaxDraws, kMaxDrawRunsPerMove)
+                                                          : ""));
   }
   if (stats.gave_up > 0) {
     report.notes.push_back(fmt::format("Z3 gave up on {} induction queries; the invariants there were dropped", stats.gave_up));
