@@ -9,7 +9,7 @@
 namespace rulebook::differential {
 
 struct GeneratorLimits {
-  std::int32_t max_players = 3;     // 1 to this many human players
+  std::int32_t max_players = 5;     // 1 to this many human players (4 or 5 in one file of five)
   std::int32_t max_cards = 5;       // cards in all (two kinds at most, plus a joker or none)
   std::int32_t max_statements = 5;  // statements of the round block, not counting nested ones
   std::int32_t max_depth = 2;       // nesting of blocks inside the round
