@@ -278,4 +278,14 @@ TEST_CASE("knowable-moves: what the else branch of a hidden test writes is hidde
   CHECK(fmt::format("{}", fmt::join(f.details, "\n")).find("'pick' at") != std::string::npos);
 }
 
+TEST_CASE("knowable-moves: an initial value computed from hidden cards each round is hidden (corpus 107)", "[knowmixed][verifier]") {
+  // Found by the fourth independent probe (issue 33): a `per round` value that reads the hidden
+  // deck's top card decides seat 0's options; the flow analysis did not follow initial values,
+  // so knowable-moves was proved.
+  const rv::Finding f = knowable_file("107-know-per-round-init.rules");
+  CHECK(f.status == rv::Status::kUnknown);
+  check_evidence("107-know-per-round-init", true);
+  CHECK(knowable_file("107-know-per-round-init.fixed.rules").status == rv::Status::kProved);
+}
+
 }  // namespace verifier_knowable_mixed_test
