@@ -72,7 +72,7 @@ round {
   CHECK(t.states >= 2);
 }
 
-TEST_CASE("exhaustive play: a state that comes back is a cycle; within a round or across rounds", "[differential]") {
+TEST_CASE("exhaustive play: a state that comes back is a cycle, within a round or across rounds", "[differential]") {
   const rd::Truth across = explore_text(R"(game "t"
 players 2
 cards { chip: 1 }

@@ -26,7 +26,7 @@ constexpr std::size_t kMaxLines = 500;
 
 // The libraries' folders; logs/ and stats/ are checked once they exist.
 const std::vector<std::string> kLibraryFolders = {"grammar", "authoring", "ir", "interpreter",
-                                                  "logs", "stats", "verifier", "cli"};
+                                                  "logs", "stats", "verifier", "cli", "differential"};
 
 struct Oversized {
   std::string path;  // relative to the source tree

@@ -1,0 +1,83 @@
+// The checks of a `cards` declaration that the types do not make: card names that two kinds
+// would share, and counts past what the interpreter plays.
+#include <algorithm>
+#include <variant>
+
+#include <fmt/format.h>
+
+#include "checker.hpp"
+
+namespace rulebook::grammar {
+
+// Cards are named by their kind and a number (note1, note2, ...; jokers JK1, JK2, ...), and logs
+// name cards, so two cards must never share a name. They would when a kind's name is another's
+// followed by digits (kinds `note` and `note1`: note1's first card and note's eleventh are both
+// note11), or is `JK` followed by digits or nothing while the deck has jokers. Counts may depend
+// on options, so the names alone decide.
+void Checker::check_card_names(const ast::CardsDecl& cards) {
+  const auto digits_after = [](const std::string& name, const std::string& prefix) {
+    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) return false;
+    return std::all_of(name.begin() + static_cast<std::ptrdiff_t>(prefix.size()), name.end(),
+                       [](char ch) { return ch >= '0' && ch <= '9'; });
+  };
+  for (const ast::CardKindItem& item : cards.kinds) {
+    const std::string& name = item.name.text;
+    if (cards.jokers && *cards.jokers > 0 && (name == "JK" || digits_after(name, "JK"))) {
+      const std::string message =
+          name == "JK" ? std::string("card kind 'JK' would name its cards JK1, JK2, ..., the names of the jokers; rename the kind")
+                       : fmt::format("card kind '{}' is 'JK' followed by digits: its cards could share a name with a joker "
+                                     "({}1 is also the name of joker number {}1); rename the kind",
+                                     name, name, name.substr(2));
+      diagnostics_.error(Code::kAlreadyDefined, item.name.span, message);
+      continue;
+    }
+    for (const ast::CardKindItem& other : cards.kinds) {
+      if (!digits_after(name, other.name.text)) continue;
+      diagnostics_.error(Code::kAlreadyDefined, item.name.span,
+                         fmt::format("card kind '{}' is kind '{}' followed by digits: their cards could share a name "
+                                     "(cards are named by kind and number: {}1 is also the name of {}'s card number {}1); "
+                                     "rename one of the kinds", name, other.name.text, name, other.name.text,
+                                     name.substr(other.name.text.size())))
+          .notes.push_back({other.name.span, fmt::format("kind '{}' is declared here", other.name.text)});
+      break;
+    }
+  }
+}
+
+// A count the checker can know (a literal, or an option's range or default) must be within
+// what the interpreter plays; other counts are checked when a game starts.
+void Checker::check_card_count(const ast::CardKindItem& item) {
+  // `why` says where a count that is not written comes from.
+  const auto over = [&](std::int64_t count, const SourceSpan& at, const std::string& why) {
+    if (count >= 0 && count <= kMaxCardsOfAKind) return;
+    diagnostics_.error(Code::kOverLimit, at,
+                       why.empty() ? fmt::format("a card kind has 0 to {} cards, not {}", kMaxCardsOfAKind, count)
+                                   : fmt::format("{} {}, but a card kind has 0 to {} cards", why, count,
+                                                 kMaxCardsOfAKind));
+  };
+  const ast::Expr& count = item.count;
+  if (const auto* lit = std::get_if<ast::IntLit>(&count.node)) {
+    over(lit->value, count.span, "");
+    return;
+  }
+  if (const auto* neg = std::get_if<ast::Unary>(&count.node)) {
+    const auto* lit = std::get_if<ast::IntLit>(&neg->operand->node);
+    if (neg->op == ast::UnaryOp::kNegate && lit != nullptr) over(-lit->value, count.span, "");
+    return;
+  }
+  const auto* ref = std::get_if<ast::NameRef>(&count.node);
+  if (ref == nullptr) return;
+  const auto global = program_.globals.find(ref->name);
+  if (global == program_.globals.end() || global->second.kind != Symbol::Kind::kOption) return;
+  const auto* option = std::get_if<ast::OptionDecl>(&program_.file.decls.at(global->second.decl_index).node);
+  if (option == nullptr) return;
+  if (option->range) {
+    const std::string why = fmt::format("the range of option '{}' allows", ref->name);
+    over(option->range->first, count.span, why);
+    over(option->range->second, count.span, why);
+  } else if (const auto* lit = std::get_if<ast::IntLit>(&option->default_value.node)) {
+    over(lit->value, count.span, fmt::format("option '{}' is by default", ref->name));
+  }
+}
+
+}  // namespace rulebook::grammar
