@@ -1,8 +1,11 @@
 // rulebook-difftest: the differential check of the verifier (docs/verification.md, "How the
 // verifier is tested"). Generates rule files from seeds (or reads the files given), explores
 // every game of each exhaustively, runs the verifier, and reports every disagreement, shrunk
-// by the reducer when asked. Exit 0: no disagreement; 1: some; 2: bad usage or input.
+// by the reducer when asked. Exit 0: no disagreement; 1: some; 2: bad usage or input; 130:
+// interrupted (SIGINT or SIGTERM: it stops after the file at hand and prints the summary).
+#include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -21,6 +24,9 @@
 namespace rd = rulebook::differential;
 
 namespace {
+
+std::atomic<int> g_signal{0};
+extern "C" void on_signal(int signal) { g_signal.store(signal); }
 
 // Writes through a temporary file and a rename, so that an interrupted run leaves no half file.
 bool write_file(const std::filesystem::path& path, const std::string& text) {
@@ -67,7 +73,14 @@ int main(int argc, char** argv) {
   app.add_flag("--print", print, "print the generated file of --seed and exit (nothing is checked)");
   app.add_flag("--quiet", quiet, "print only disagreements and the summary");
   app.add_option("files", files, "rule files to check instead of generated ones")->check(CLI::ExistingFile);
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  }
 
   if (print) {
     std::cout << rd::generate_checked(seed);
@@ -82,7 +95,11 @@ int main(int argc, char** argv) {
     }
   }
   const rd::CheckOptions options;
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
   const auto started = std::chrono::steady_clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
+  double next_progress = 60;
   std::int64_t checked = 0, properties = 0, states = 0, complete = 0, drafts = 0, disagreeing = 0, proved = 0, refuted = 0, steps = 0;
   auto one = [&](const std::string& text, const std::string& name) {
     const rd::FileCheck r = rd::check_rules(text, name, options);
@@ -134,6 +151,7 @@ int main(int argc, char** argv) {
   bool bad = false;
   if (!files.empty()) {
     for (const std::string& path : files) {
+      if (g_signal.load() != 0) break;
       std::ifstream in(path, std::ios::binary);
       std::stringstream text;
       text << in.rdbuf();
@@ -141,7 +159,13 @@ int main(int argc, char** argv) {
     }
   } else {
     for (std::int64_t k = 0;; ++k) {
-      if (seconds > 0 ? std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() >= seconds : k >= count) break;
+      if (g_signal.load() != 0 || (seconds > 0 ? elapsed() >= seconds : k >= count)) break;
+      if (quiet && elapsed() >= next_progress) {
+        // A long quiet run says every minute how far it is, on stderr.
+        std::cerr << fmt::format("rulebook-difftest: {:.0f} s, {} files, {} states, {} findings compared, {} file(s) disagree\n",
+                                 elapsed(), checked, states, properties, disagreeing);
+        next_progress += 60;
+      }
       std::int32_t attempts = 0;
       const std::uint64_t s = seed + static_cast<std::uint64_t>(k);
       const std::string text = rd::generate_checked(s, {}, &attempts);
@@ -149,10 +173,13 @@ int main(int argc, char** argv) {
       (void)one(text, fmt::format("seed-{}", s));
     }
   }
-  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const double took = elapsed();
+  const int signal = g_signal.load();
   std::cout << fmt::format("{} files ({} drafts), {} explored completely, {} states; {} findings compared ({} proved, {} refuted); "
-                           "{} oracle steps; {} file(s) disagree; {:.0f} s\n",
-                           checked, drafts, complete, states, properties, proved, refuted, steps, disagreeing, took);
+                           "{} oracle steps; {} file(s) disagree; {:.0f} s{}\n",
+                           checked, drafts, complete, states, properties, proved, refuted, steps, disagreeing, took,
+                           signal != 0 ? fmt::format(" (interrupted by signal {})", signal) : "");
   if (bad) return 2;
+  if (signal != 0 && disagreeing == 0) return 130;
   return disagreeing > 0 ? 1 : 0;
 }
