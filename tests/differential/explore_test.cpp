@@ -22,6 +22,14 @@ rd::Truth explore_text(const std::string& text, std::int64_t players = 2) {
   return rd::explore(*machine, config);
 }
 
+// The same for a rule file of the source tree.
+rd::Truth explore_file(const std::string& path, std::int64_t players = 2) {
+  const auto machine = machine_for_file(path);
+  ri::GameConfig config;
+  config.players = players;
+  return rd::explore(*machine, config);
+}
+
 }  // namespace
 
 TEST_CASE("exhaustive play: a rare fault, a rule that fires once and the seat that wins are all found", "[differential]") {
@@ -102,17 +110,11 @@ round {
 }
 
 TEST_CASE("exhaustive play: invariants are checked where the game waits and at its end only", "[differential]") {
-  const auto policy = machine_for_file("tests/verifier/probes/invariant-policy-choice.rules");
-  ri::GameConfig one;
-  one.players = 1;
-  const rd::Truth a = rd::explore(*policy, one);
+  const rd::Truth a = explore_file("tests/verifier/probes/invariant-policy-choice.rules", 1);
   CHECK(a.complete);
   REQUIRE(a.invariant_broken.size() == 1);
   CHECK_FALSE(a.invariant_broken[0]);
-  const auto faulting = machine_for_file("tests/verifier/probes/invariant-faulting-choice.rules");
-  ri::GameConfig two;
-  two.players = 2;
-  const rd::Truth b = rd::explore(*faulting, two);
+  const rd::Truth b = explore_file("tests/verifier/probes/invariant-faulting-choice.rules");
   CHECK(b.complete);
   CHECK(b.has_fault_of("playability"));
   REQUIRE(b.invariant_broken.size() == 1);
@@ -147,26 +149,17 @@ round {
   CHECK(endless.endless_loop);
   CHECK(endless.endless_in_round);
   CHECK(endless.has_fault_of("game-termination"));
-  const auto machine = machine_for_file("tests/verifier/probes/long-finite-loop.rules");
-  ri::GameConfig two;
-  two.players = 2;
-  const rd::Truth finite = rd::explore(*machine, two);
+  const rd::Truth finite = explore_file("tests/verifier/probes/long-finite-loop.rules");
   CHECK(finite.complete);
   CHECK_FALSE(finite.endless_loop);
   CHECK_FALSE(finite.game_cycle);
 }
 
-}  // namespace differential_explore_test
-
-namespace differential_explore_test {
 
 TEST_CASE("exhaustive play: options that depend on a hidden card are a conflict, options from what is seen are not", "[differential]") {
   // Seat 0 may pick 2 only when the top of the shuffled hidden deck is an apple: the same
   // view, different options.
-  const auto hidden = machine_for_file("tests/verifier/probes/per-round-hidden-init.rules");
-  ri::GameConfig two;
-  two.players = 2;
-  const rd::Truth a = rd::explore(*hidden, two);
+  const rd::Truth a = explore_file("tests/verifier/probes/per-round-hidden-init.rules");
   CHECK(a.knowable_conflict);
   // The same, with the deck public: the chooser sees the top card, so no conflict.
   const rd::Truth b = explore_text(R"(game "t"
