@@ -119,18 +119,18 @@ class Comparison {
     if (proved) {
       if (!truth_.complete) return;
       for (std::size_t p = 0; p < static_cast<std::size_t>(seats_); ++p) {
-        if (!won(p)) wrong(fmt::format("seat {}", p), "never wins (every state explored)");
+        if (!won(p)) wrong(fmt::format("player {}", p), "never wins (every state explored)");
       }
       return;
     }
-    // "seat 0, seat 2 can never win"
+    // "player 0, player 2 can never win"
     const std::string list = f.message.substr(0, f.message.find(" can never win"));
     for (std::size_t at = 0; at < list.size();) {
       const std::size_t comma = list.find(", ", at);
-      const std::string seat = list.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
-      if (seat.rfind("seat ", 0) == 0) {
-        const auto p = static_cast<std::size_t>(std::stoll(seat.substr(5)));
-        if (won(p)) wrong(seat, "wins a game");
+      const std::string player = list.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+      if (player.rfind("player ", 0) == 0) {
+        const auto p = static_cast<std::size_t>(std::stoll(player.substr(7)));
+        if (won(p)) wrong(player, "wins a game");
       }
       if (comma == std::string::npos) break;
       at = comma + 2;

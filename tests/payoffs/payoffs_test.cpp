@@ -231,7 +231,7 @@ TEST_CASE("payoffs: a game whose payoff faults has no winners, and is no witness
   const auto& f = j.at("reports")[0].at("findings")[0];
   CHECK(f.at("property") == "winnability");
   CHECK(f.at("status") != "proved");
-  for (const auto& d : f.at("details")) CHECK(d.get<std::string>().find("seat 1: wins") == std::string::npos);
+  for (const auto& d : f.at("details")) CHECK(d.get<std::string>().find("player 1: wins") == std::string::npos);
   const auto sim = run_rulebook("simulate " + rules + " --games 50 --seed 1 --format json");
   INFO(sim.out << sim.err);
   CHECK(sim.exit_code != 0);  // a rule fault stops simulate

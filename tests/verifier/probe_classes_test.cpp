@@ -51,7 +51,7 @@ TEST_CASE("probe classes: a card of all_cards tested for where it lies may lie a
     const rv::Finding& reach = finding(report, "reachability");
     CHECK(reach.status != rv::Status::kRefuted);
     const rv::Finding& win = finding(report, "winnability");
-    if (win.status == rv::Status::kRefuted) CHECK(win.message.find("seat 1") == std::string::npos);
+    if (win.status == rv::Status::kRefuted) CHECK(win.message.find("player 1") == std::string::npos);
   }
   SECTION("a game that fires such a rule passes the vacuity guard: no internal error") {
     const auto machine = machine_for_file(kFolder + "all-cards-location-vacuity.rules");
@@ -112,6 +112,29 @@ TEST_CASE("probe classes: a long but finite loop without a decision is no counte
   CHECK_FALSE(any_note(report, "interpreter's own fault"));
   CHECK(any_note(report, "a long loop, not an endless one"));
   CHECK(finding(report, "game-termination").status != rv::Status::kRefuted);
+}
+
+TEST_CASE("probe classes: a lasso's message counts the moves its log holds, policy moves included", "[verifier][probes]") {
+  // Found by the adversary round of issue 33: the message counted only the moves the search
+  // chose ("these 1 moves") while the log and the step table held the policy's moves too.
+  const auto machine = machine_for_file(kFolder + "lasso-policy-moves.rules");
+  const rv::VerifyReport report = rv::verify(*machine, options(2, 20, 2000));
+  const rv::Finding& f = finding(report, "game-termination");
+  REQUIRE(f.status == rv::Status::kRefuted);
+  REQUIRE(f.counterexample);
+  CHECK(f.counterexample->steps.size() == 4);
+  CHECK(f.message.find("after move 4 the game is in exactly the state it was in after move 2") != std::string::npos);
+  CHECK(f.message.find("these 2 moves can repeat forever") != std::string::npos);
+}
+
+TEST_CASE("probe classes: winnability counts players by the seat they start in, after swaps too", "[verifier][probes]") {
+  // The setup swaps seats 0 and 1; `winners {seat 1}` names player 0, the only one who wins.
+  const auto machine = machine_for_file(kFolder + "swapped-winner.rules");
+  const rv::VerifyReport report = rv::verify(*machine, options(2, 20, 2000));
+  const rv::Finding& f = finding(report, "winnability");
+  CHECK(f.status == rv::Status::kRefuted);
+  CHECK(f.message == "player 1 can never win");
+  CHECK(fmt::format("{}", fmt::join(f.details, "\n")).find("player 0: wins") != std::string::npos);
 }
 
 }  // namespace verifier_probe_classes_test

@@ -148,6 +148,29 @@ class CycleSearch {
 
 }  // namespace
 
+namespace {
+
+// The game of a lasso: `random_moves` moves of the seed's agent, then `prefix`, then `cycle`,
+// which comes back to the state after `prefix`. The message counts moves as the log and the
+// step table do, an automated seat's policy moves included (the searches count only the
+// moves they choose).
+Counterexample lasso_game(const Context& ctx, const ri::GameConfig& config, std::int64_t random_moves,
+                          const std::vector<std::size_t>& prefix, const std::vector<std::size_t>& cycle,
+                          const std::string& found_by) {
+  std::vector<std::size_t> all = prefix;
+  all.insert(all.end(), cycle.begin(), cycle.end());
+  const std::size_t before =
+      replay_game(ctx.machine, config, random_moves, prefix, ctx.layout, ctx.classes, "").steps.size();
+  Counterexample out = replay_game(ctx.machine, config, random_moves, all, ctx.layout, ctx.classes, "");
+  const std::size_t after = out.steps.size();
+  out.violation = fmt::format("after move {} the game is in exactly the state it was in after move {}{}: {} {} can repeat "
+                              "forever", after, before, found_by, after - before == 1 ? "this" : "these",
+                              after - before == 1 ? "move" : fmt::format("{} moves", after - before));
+  return out;
+}
+
+}  // namespace
+
 std::optional<Counterexample> sampled_lasso(const Context& ctx, const Loop& loop) {
   const ri::Machine& machine = ctx.machine;
   for (const ri::GameResult& game : ctx.sampling.games) {
@@ -167,12 +190,7 @@ std::optional<Counterexample> sampled_lasso(const Context& ctx, const Loop& loop
     for (const SearchSymmetry symmetry : {SearchSymmetry::kAlikeCards, SearchSymmetry::kExact}) {
       std::vector<std::size_t> path;
       if (!CycleSearch(ctx, loop, symmetry, root).run(root, path)) return std::nullopt;
-      if (auto cycle = exact_cycle(ctx, loop, root, path)) {
-        return replay_game(machine, config, root.moves, *cycle, ctx.layout, ctx.classes,
-                           fmt::format("after move {} the game is in exactly the state it was in after move "
-                                       "{}: these {} moves can repeat forever",
-                                       root.moves + static_cast<std::int64_t>(cycle->size()), root.moves, cycle->size()));
-      }
+      if (auto cycle = exact_cycle(ctx, loop, root, path)) return lasso_game(ctx, config, root.moves, {}, *cycle, "");
     }
     return std::nullopt;  // one root is enough for a bounded search
   }
@@ -190,12 +208,7 @@ std::optional<Counterexample> search_lasso(const Context& ctx, const Loop& loop)
     if (state.finished || !state.decision) continue;
     const std::optional<std::vector<std::size_t>> path = exact_cycle(ctx, loop, state, cycle);
     if (!path) continue;
-    std::vector<std::size_t> all = prefix;
-    all.insert(all.end(), path->begin(), path->end());
-    return replay_game(ctx.machine, ctx.config, 0, all, ctx.layout, ctx.classes,
-                       fmt::format("after move {} the game is in exactly the state it was in after move {} (found by "
-                                   "the exhaustive search): these {} moves can repeat forever",
-                                   all.size(), prefix.size(), path->size()));
+    return lasso_game(ctx, ctx.config, 0, prefix, *path, " (found by the exhaustive search)");
   }
   return std::nullopt;
 }

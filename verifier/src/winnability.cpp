@@ -1,6 +1,7 @@
-// Winnability: every seat wins some game. A witness game (sampled or found by the exhaustive
-// search) shows that it can; no end of the game naming the seat among the winners in any
-// reachable state shows that it cannot.
+// Winnability: every player wins some game. Players are numbered by the seat they start in
+// (`swap seats` moves a player, not its number), as logs and `end game winners` count them. A
+// witness game (sampled or found by the exhaustive search) shows that a player can win; no end
+// of the game naming the player among the winners in any reachable state shows that it cannot.
 #include <algorithm>
 #include <chrono>
 #include <string>
@@ -29,13 +30,13 @@ void check_winnability(Context& ctx, std::vector<Finding>& out) {
         return h.what == SearchHit::What::kWon && h.index == p;
       });
       if (hit != ctx.search.hits.end()) {
-        shown.push_back(fmt::format("seat {}: wins after {} moves found by the exhaustive search (seed {})", p, hit->moves.size(),
+        shown.push_back(fmt::format("player {}: wins after {} moves found by the exhaustive search (seed {})", p, hit->moves.size(),
                                     ctx.config.seed));
         continue;
       }
     }
     if (witness[static_cast<std::size_t>(p)] != nullptr) {
-      shown.push_back(fmt::format("seat {}: wins the simulated game with seed {}", p, witness[static_cast<std::size_t>(p)]->seed));
+      shown.push_back(fmt::format("player {}: wins the simulated game with seed {}", p, witness[static_cast<std::size_t>(p)]->seed));
       continue;
     }
     bool possible = false;
@@ -58,19 +59,19 @@ void check_winnability(Context& ctx, std::vector<Finding>& out) {
         }
       }
     }
-    (possible ? open : never).push_back(fmt::format("seat {}", p));
+    (possible ? open : never).push_back(fmt::format("player {}", p));
   }
   Finding f;
   f.property = "winnability";
   f.details = shown;
   if (!never.empty()) {
     f.status = Status::kRefuted;
-    f.method = "Z3: no end of the game names the seat among the winners in any reachable state";
+    f.method = "Z3: no end of the game names the player among the winners in any reachable state";
     f.message = fmt::format("{} can never win", fmt::join(never, ", "));
   } else if (open.empty()) {
     f.status = Status::kProved;
     f.method = "witness games (replayable with their seeds)";
-    f.message = fmt::format("every one of the {} seats wins some game", seats);
+    f.message = fmt::format("every one of the {} players (seats at the start) wins some game", seats);
   } else {
     f.status = Status::kUnknown;
     f.method = "witness games and Z3";
