@@ -72,6 +72,14 @@ int main(int argc, char** argv) {
   app.add_flag("--reduce", reduce, "shrink each disagreeing file while it still disagrees the same way");
   app.add_flag("--print", print, "print the generated file of --seed and exit (nothing is checked)");
   app.add_flag("--quiet", quiet, "print only disagreements and the summary");
+  rd::GeneratorLimits limits;
+  app.add_option("--max-players", limits.max_players, "most human players of a generated file (1 to 5)")
+      ->capture_default_str()->check(CLI::Range(1, 5));
+  app.add_option("--max-cards", limits.max_cards, "most cards of a generated file")->capture_default_str()->check(CLI::Range(2, 12));
+  app.add_option("--max-statements", limits.max_statements, "most statements of a generated round, nested ones aside")
+      ->capture_default_str()->check(CLI::Range(1, 20));
+  app.add_option("--max-depth", limits.max_depth, "most nesting of blocks inside a generated round")
+      ->capture_default_str()->check(CLI::Range(0, 5));
   app.add_option("files", files, "rule files to check instead of generated ones")->check(CLI::ExistingFile);
   try {
     app.parse(argc, argv);
@@ -83,7 +91,7 @@ int main(int argc, char** argv) {
   }
 
   if (print) {
-    std::cout << rd::generate_checked(seed);
+    std::cout << rd::generate_checked(seed, limits);
     return 0;
   }
   if (!out_dir.empty()) {
@@ -168,7 +176,7 @@ int main(int argc, char** argv) {
       }
       std::int32_t attempts = 0;
       const std::uint64_t s = seed + static_cast<std::uint64_t>(k);
-      const std::string text = rd::generate_checked(s, {}, &attempts);
+      const std::string text = rd::generate_checked(s, limits, &attempts);
       drafts += attempts;
       (void)one(text, fmt::format("seed-{}", s));
     }
