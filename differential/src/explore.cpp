@@ -5,6 +5,8 @@
 // the draws and shuffle orders, the last turning fastest), each a successor.
 #include "rulebook/differential/explore.hpp"
 
+#include "chance_script.hpp"
+
 #include <algorithm>
 #include <climits>
 #include <chrono>
@@ -17,81 +19,13 @@
 namespace rulebook::differential {
 
 namespace ri = interpreter;
+using detail::ChanceScript;
 
 bool Truth::has_fault_of(const std::string& property) const {
   return std::any_of(faults.begin(), faults.end(), [&](const SeenFault& f) { return f.property == property; });
 }
 
 namespace {
-
-// Plays the chance events of one move as a script says (past its end: the first option),
-// and stops a move that runs too long or draws too often.
-class ChanceScript : public ri::EventSink {
- public:
-  ChanceScript(const ExploreLimits& limits, bool step_limit) : limits_(limits), step_limit_(step_limit) {}
-  void reset(const std::vector<std::size_t>* script) {
-    script_ = script;
-    taken.clear();
-    among.clear();
-    drawn.clear();
-    steps_ = 0;
-    long_ = overflow_ = big_shuffle = false;
-  }
-  [[nodiscard]] bool observes_steps() const override { return step_limit_; }
-  void stepping(const ri::State& /*state*/) override {
-    if (++steps_ > limits_.steps_without_decision) long_ = true;
-  }
-  [[nodiscard]] ri::SinkVerdict verdict() const override {
-    return long_ || overflow_ ? ri::SinkVerdict::kStop : ri::SinkVerdict::kContinue;
-  }
-  bool draw_result(const ri::State& /*state*/, std::int32_t /*rule*/, const std::vector<ri::Value>& options,
-                   std::size_t& index) override {
-    index = next(options.size());
-    drawn.push_back(index);
-    return true;
-  }
-  bool shuffle_result(const ri::State& /*state*/, std::int32_t /*zone*/, std::vector<ri::CardId>& cards) override {
-    std::sort(cards.begin(), cards.end());
-    if (static_cast<std::int64_t>(cards.size()) > limits_.max_shuffled_cards) {
-      big_shuffle = true;
-      (void)next(1);
-      return true;
-    }
-    std::size_t orders = 1;
-    for (std::size_t k = 2; k <= cards.size(); ++k) orders *= k;
-    std::size_t index = next(orders);
-    // The index-th order in lexicographic order (factorial number system).
-    std::vector<ri::CardId> left = cards;
-    for (std::size_t i = 0; i < cards.size(); ++i) {
-      orders /= (cards.size() - i);
-      const std::size_t pick = index / orders;
-      index %= orders;
-      cards[i] = left[pick];
-      left.erase(left.begin() + static_cast<std::ptrdiff_t>(pick));
-    }
-    return true;
-  }
-  [[nodiscard]] bool ran_long() const { return long_; }
-  [[nodiscard]] bool overflowed() const { return overflow_; }
-  std::vector<std::size_t> taken, among;
-  std::vector<std::size_t> drawn;  // the draws alone (everyone sees them; a shuffle's order nobody does)
-  bool big_shuffle = false;
-
- private:
-  std::size_t next(std::size_t options) {
-    const std::size_t k = taken.size();
-    const std::size_t index = script_ != nullptr && k < script_->size() && (*script_)[k] < options ? (*script_)[k] : 0;
-    taken.push_back(index);
-    among.push_back(options);
-    if (static_cast<std::int64_t>(taken.size()) > limits_.max_chance_events) overflow_ = true;
-    return index;
-  }
-  const ExploreLimits& limits_;
-  bool step_limit_ = true;
-  const std::vector<std::size_t>* script_ = nullptr;
-  std::int64_t steps_ = 0;
-  bool long_ = false, overflow_ = false;
-};
 
 void put(std::string& key, std::int64_t v) { key.append(reinterpret_cast<const char*>(&v), sizeof v); }
 
@@ -177,6 +111,8 @@ class Explorer {
         return;
       }
       bool played_out = true;
+      move_lo_ = chance.lo_pc;
+      move_hi_ = chance.hi_pc;
       if (chance.big_shuffle) partial_ = fmt::format("a shuffle of more than {} cards was tried in one order only", limits_.max_shuffled_cards);
       if (chance.ran_long()) {
         truth_.long_moves = true;
@@ -188,6 +124,8 @@ class Explorer {
           ChanceScript whole(limits_, false);
           whole.reset(&script);
           next = play(from, state, m, whole);
+          move_lo_ = whole.lo_pc;
+          move_hi_ = whole.hi_pc;
         } else {
           if (full) partial_ = fmt::format("a move ran more than {} instructions without a decision", limits_.steps_without_decision);
           played_out = false;
@@ -268,7 +206,7 @@ class Explorer {
       }
       if (after.decision && !after.finished) queue_.emplace_back(to, std::move(after));
     }
-    if (from >= 0) edges_[static_cast<std::size_t>(from)].push_back({to, round_passed});
+    if (from >= 0) edges_[static_cast<std::size_t>(from)].push_back({to, round_passed, move_lo_, move_hi_});
   }
 
   // Knowable moves: along every game (a tree walk, no state merged with another, up to
@@ -369,21 +307,31 @@ class Explorer {
 
   // Strongly connected components (Tarjan, iterative): a component with an edge inside it is
   // a cycle. Once over every edge, once over the edges that start no round; for each cycle
-  // within a round, the innermost loop that holds all its decisions is one that can go round
-  // for ever.
+  // within a round, the innermost loop that holds every instruction its moves run (not only
+  // its decisions: a cycle of one decision inside a `repeat` may go round the loop around it,
+  // the `repeat` starting afresh each time) is one that can go round for ever.
   void find_cycles() {
     truth_.game_cycle = !cycles(false).empty();
     const std::vector<std::vector<std::int32_t>> within = cycles(true);
     truth_.round_cycle = !within.empty();
     const ri::Ir& ir = machine_.ir();
+    std::vector<bool> in_component(edges_.size(), false);
     for (const std::vector<std::int32_t>& component : within) {
       std::int32_t lo = INT32_MAX, hi = -1;
+      for (const std::int32_t v : component) in_component[static_cast<std::size_t>(v)] = true;
       for (const std::int32_t v : component) {
         const std::int32_t pc = node_pc_[static_cast<std::size_t>(v)];
-        if (pc < 0) continue;
-        lo = std::min(lo, pc);
-        hi = std::max(hi, pc);
+        if (pc >= 0) {
+          lo = std::min(lo, pc);
+          hi = std::max(hi, pc);
+        }
+        for (const Edge& e : edges_[static_cast<std::size_t>(v)]) {
+          if (e.round_passed || !in_component[static_cast<std::size_t>(e.to)] || e.hi_pc < 0) continue;
+          lo = std::min(lo, e.lo_pc);
+          hi = std::max(hi, e.hi_pc);
+        }
       }
+      for (const std::int32_t v : component) in_component[static_cast<std::size_t>(v)] = false;
       if (hi < 0) continue;
       // Loops are the ranges [target, pc] of backward jumps; the innermost holding lo..hi.
       std::int32_t head = -1, size = INT32_MAX;
@@ -457,6 +405,7 @@ class Explorer {
   struct Edge {
     std::int32_t to = 0;
     bool round_passed = false;
+    std::int32_t lo_pc = INT32_MAX, hi_pc = -1;  // the instructions the move ran
   };
   const ri::Machine& machine_;
   const ri::GameConfig& config_;
@@ -469,6 +418,7 @@ class Explorer {
   std::unordered_map<std::string, std::int32_t> ids_;
   std::vector<std::vector<Edge>> edges_;
   std::vector<std::int32_t> node_pc_;  // by state: the decision's instruction, -1 at an end
+  std::int32_t move_lo_ = INT32_MAX, move_hi_ = -1;  // the instructions the move just played ran
   std::deque<std::pair<std::int32_t, ri::State>> queue_;
 };
 

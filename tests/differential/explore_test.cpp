@@ -1,6 +1,7 @@
 // Exhaustive play, the differential check's ground truth: scenarios with known answers, each
 // rule file's comment says what a game of it does.
 #include <string>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -107,6 +108,26 @@ round {
   CHECK(within.complete);
   CHECK(within.round_cycle);
   CHECK(within.game_cycle);
+  CHECK(within.looping == std::vector<std::string>{"test.rules:6"});
+  // The cycle's one decision lies inside the `repeat`, but each time round it is the `while`
+  // that goes round and the `repeat` that starts afresh: the `while` is the looping one (found
+  // by the differential check, seed 101543: the `repeat`'s proof was taken for wrong).
+  const rd::Truth nested = explore_text(R"(game "t"
+players 2
+cards { chip: 1 }
+var n: int = 0
+round {
+  while n < 3 {
+    add 0 to n
+    repeat 1 {
+      rule pick: choose x in {1, 2} by seat 0
+    }
+  }
+}
+)");
+  CHECK(nested.complete);
+  CHECK(nested.round_cycle);
+  CHECK(nested.looping == std::vector<std::string>{"test.rules:6"});  // the while, not the repeat (line 8)
 }
 
 TEST_CASE("exhaustive play: invariants are checked where the game waits and at its end only", "[differential]") {
