@@ -146,10 +146,6 @@ class CycleSearch {
   std::int64_t budget_ = kLassoNodes;
 };
 
-}  // namespace
-
-namespace {
-
 // The game of a lasso: `random_moves` moves of the seed's agent, then `prefix`, then `cycle`,
 // which comes back to the state after `prefix`. The message counts moves as the log and the
 // step table do, an automated seat's policy moves included (the searches count only the

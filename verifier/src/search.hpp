@@ -32,7 +32,6 @@ inline constexpr std::size_t kMaxDrawRunsPerMove = 4096;
 // The random choices of a move drawn as listed (the search tries every option of each, and a
 // counterexample replays them); draws past the list take option 0. Records what each draw took
 // and among how many options.
-
 class DrawScript : public ri::EventSink {
  public:
   void reset(const std::vector<std::size_t>* script) {

@@ -54,7 +54,7 @@ void Encoder::Run::move(const Sym& cards, const z3::expr& target, const grammar:
     return;
   }
   const z3::expr zone = set.e[0];
-  const bool everywhere = zone.simplify().is_numeral() && zone.simplify().get_numeral_int64() == -2;
+  const bool everywhere = every_zone(zone);
   const auto source = instances_named(zone), dest = instances_named(target);
   for (std::int32_t i = 0; i < layout_.instances; ++i) {
     // Instances neither zone can name keep their counts (smaller terms, and the invariant
@@ -242,12 +242,7 @@ Encoder::Sym Encoder::Run::choose_from(const Sym& domain, ir::Slot slot, ir::Exp
   const z3::expr cls = fresh_in(0, classes() - 1);
   require(select(passing, cls) > num(0));
   card.e = {zone, cls};
-  // A choice from all_cards: -2 marks the domain "every card, wherever it is", not a zone;
-  // the chosen card lies in some zone instance, which the abstraction does not follow (as
-  // `first` over all_cards, symbolic_sets.cpp). Kept as -2, `c in Z` was false for every Z.
-  if (zone.simplify().is_numeral() && zone.simplify().get_numeral_int64() == -2) {
-    card.e[0] = fresh_in(0, layout_.instances - 1);
-  }
+  (void)place_anywhere(card);  // a choice from all_cards
   return card;
 }
 

@@ -47,7 +47,7 @@ Encoder::Sym Encoder::Run::eval(ir::ExprId id) {
       Sym s;
       s.shape = Sym::Shape::kCards;
       s.whole = true;
-      s.e.push_back(num(-2));
+      s.e.push_back(num(kEveryZone));
       for (std::int32_t k = 0; k < classes(); ++k) s.e.push_back(num(enc_.classes_.size[static_cast<std::size_t>(k)]));
       return s;
     }

@@ -21,8 +21,16 @@ using ir::ExprOp;
 using ir::Kind;
 using ir::OpCode;
 
+// The source zone of a set of cards over `all_cards`: every card, wherever it lies (no zone
+// instance). One test for it, wherever a card domain's zone is read.
+inline constexpr std::int64_t kEveryZone = -2;
+inline bool every_zone(const z3::expr& zone) {
+  const z3::expr z = zone.simplify();
+  return z.is_numeral() && z.get_numeral_int64() == kEveryZone;
+}
+
 // A symbolic value. Scalars (int, player, enum, none) are one int term; bools one bool
-// term; a card is (zone instance, class); a set of cards is a source zone (-2: every zone)
+// term; a card is (zone instance, class); a set of cards is a source zone (kEveryZone)
 // and a size per class; sets of players and of enum or bool values are one bool per
 // possible member; `subsets` is a family (its base set and size bounds).
 struct Encoder::Sym {
@@ -229,20 +237,25 @@ class Encoder::Run {
     if (domain.kind == ir::Kind::kBool) return make_bool(ctx_.bool_val(v != 0));
     return make_int(num(v), domain.kind, domain.enum_id);
   }
-  // A card domain: its zone (or -2) and per-class counts.
+  // A card domain: its zone (or kEveryZone) and per-class counts.
   bool card_domain(const Sym& domain, z3::expr& zone, std::vector<z3::expr>& counts) const;
-  // A card of class `cls` from the domain's zone. Over all_cards (-2) the card lies in some
-  // zone instance the abstraction does not follow: a fresh one, so that `c in Z` may be true
-  // (kept as -2 it was false for every Z: rules over where such cards lie were found dead),
-  // and a filter that reads it counts as telling the class's cards apart.
+  // A card of a domain over every zone (kEveryZone) lies in some zone instance the
+  // abstraction does not follow: a fresh one, so that `c in Z` may be true (kept as
+  // kEveryZone it was false for every Z, and rules over where such cards lie were found
+  // dead). Returns whether it was such a card. Used for every card drawn from a domain: a
+  // choice, `first`, a quantifier's or a filter's card.
+  bool place_anywhere(Sym& card) {
+    if (!every_zone(card.e[0])) return false;
+    card.e[0] = fresh_in(0, layout_.instances - 1);
+    return true;
+  }
+  // A card of class `cls` from the domain's zone; over every zone, cards of one class lie in
+  // different zones, so a filter that reads it tells the class's cards apart (varies).
   Sym class_card(const z3::expr& zone, std::int32_t cls) {
     Sym c;
     c.shape = Sym::Shape::kCard;
     c.e = {zone, num(cls)};
-    if (zone.simplify().is_numeral() && zone.simplify().get_numeral_int64() == -2) {
-      c.e[0] = fresh_in(0, layout_.instances - 1);
-      c.varies = true;  // cards of one class lie in different zones
-    }
+    c.varies = place_anywhere(c);
     return c;
   }
   // A card of some class from a zone; the class is fresh.

@@ -63,7 +63,7 @@ Encoder::Sym Encoder::Run::comprehension(const ir::ExprNode& n) {
     out.e.push_back(size.count);
   }
   // A filtered set of every card: its cards come from any zone; not kept.
-  if (zone.simplify().is_numeral() && zone.simplify().get_numeral_int64() == -2 && !whole) return unknown();
+  if (every_zone(zone) && !whole) return unknown();
   out.whole = whole && domain.whole;
   return out;
 }
@@ -218,9 +218,7 @@ Encoder::Sym Encoder::Run::pick(const ir::ExprNode& n, ir::ExprId domain_id, ir:
   }
   oblige(extremum ? ir::FaultKind::kEmptyExtremum : ir::FaultKind::kFirstNotFound, any, ir_.span_of(n), extremum ? "max/min over a non-empty set" : "'first' finds a card");
   Sym card = some_card(zone, passing);
-  if (zone.simplify().is_numeral() && zone.simplify().get_numeral_int64() == -2) {
-    card.e[0] = fresh_in(0, layout_.instances - 1);
-  }
+  (void)place_anywhere(card);  // `first` over all_cards
   return card;
 }
 
