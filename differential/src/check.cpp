@@ -61,6 +61,12 @@ class Comparison {
       const bool fails = truth_.game_cycle || truth_.endless_loop;
       if (proved && fails) wrong(f.subject, truth_.endless_loop ? "a game runs without end between decisions" : "a state of a game comes back");
       if (!proved && p == "game-termination" && truth_.complete && !fails) wrong(f.subject, "every game ends (every state explored)");
+    } else if (p == "terminates" && f.subject == "round") {
+      // Every round ends: no cycle without a round starting (the generator puts no loop in
+      // the setup, where such a cycle would not be a round's).
+      const bool fails = truth_.round_cycle || truth_.endless_in_round;
+      if (proved && fails) wrong(f.subject, "a round can go on for ever (a cycle of its decisions, or without a decision)");
+      if (!proved && truth_.complete && !fails) wrong(f.subject, "every round ends (every state explored)");
     } else if (p == "round-termination") {
       // One finding per loop (its span is the loop's head): wrong when exhaustive play shows
       // that very loop going round for ever; a refutation, when no loop of any round can.
@@ -123,7 +129,11 @@ class Comparison {
       }
       return;
     }
-    // "player 0, player 2 can never win"
+    // "player 0, player 2 can never win"; a refutation in other words would go unchecked.
+    if (f.message.find(" can never win") == std::string::npos || f.message.rfind("player ", 0) != 0) {
+      wrong("", "the check cannot read which players the refutation names");
+      return;
+    }
     const std::string list = f.message.substr(0, f.message.find(" can never win"));
     for (std::size_t at = 0; at < list.size();) {
       const std::size_t comma = list.find(", ", at);
