@@ -153,6 +153,11 @@ void Checker::declare_globals() {
       if (c->jokers && *c->jokers > 8) {
         diagnostics_.error(Code::kOverLimit, c->jokers_span, "at most 8 jokers are supported");
       }
+      if (c->kinds.size() > kMaxCardKinds) {
+        diagnostics_.error(Code::kOverLimit, c->kinds[kMaxCardKinds].name.span,
+                           fmt::format("a game has at most {} card kinds; this is kind number {} of {}", kMaxCardKinds,
+                                       kMaxCardKinds + 1, c->kinds.size()));
+      }
       for (const ast::CardKindItem& item : c->kinds) {
         auto& kinds = program_.enums[2].values;
         Symbol sym{Symbol::Kind::kCardKind, item.name.text, Type::enumeration("kind"), false,
@@ -274,10 +279,8 @@ void Checker::check_declarations() {
   const ast::RulesFile& file = program_.file;
   for (const ast::Decl& decl : file.decls) {
     if (const auto* c = as<ast::CardsDecl>(decl)) {
-      for (const ast::CardKindItem& item : c->kinds) {
-        expect(item.count, Type::integer(), "card count");
-        check_card_count(item);
-      }
+      for (const ast::CardKindItem& item : c->kinds) expect(item.count, Type::integer(), "card count");
+      check_card_total(*c, decl.span);
     } else if (const auto* v = as<ast::VarDecl>(decl)) {
       const Type type = resolve_type(v->type);
       program_.globals[v->name.text].type = type;

@@ -125,6 +125,9 @@ class Executor {
     from.erase(std::find(from.begin(), from.end(), c));
   }
   void put(CardId c, std::int32_t zone, bool at_bottom, std::size_t bottom_position, std::uint8_t flags);
+  // Moves several cards to `target` in one pass over their zones (execute.cpp); returns true
+  // if the sink halted the game part way.
+  bool move_cards(const std::vector<CardId>& cards, std::int32_t target, std::uint8_t flags);
   // The cards an effect acts on, in order: a zone's cards bottom to top, a set's by identity.
   std::vector<CardId> card_list(const Value& v, const grammar::SourceSpan& span) const;
 

@@ -125,6 +125,11 @@ State Machine::start(const GameConfig& config, EventSink* sink) const {
         throw ConfigError(fmt::format("{} '{}' cards is out of range (0 to {})", count.scalar, ir.card_kinds[k].first,
                                       grammar::kMaxCardsOfAKind));
       }
+      if (static_cast<std::int64_t>(cards->size()) + count.scalar > grammar::kMaxCardsInAGame) {
+        throw ConfigError(fmt::format("with {} '{}' cards the game would have {} cards, more than the {} a game may have",
+                                      count.scalar, ir.card_kinds[k].first,
+                                      static_cast<std::int64_t>(cards->size()) + count.scalar, grammar::kMaxCardsInAGame));
+      }
       for (std::int64_t i = 1; i <= count.scalar; ++i) {
         cards->push_back(CardInfo{fmt::format("{}{}", ir.card_kinds[k].first, i), 0, -1, -1,
                                   static_cast<std::int64_t>(2 + k)});

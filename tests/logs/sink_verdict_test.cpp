@@ -1,11 +1,13 @@
 // The EventSink contract (machine.hpp): after each event the machine asks the sink's
 // verdict and stops at once, with no exception, on anything but kContinue; the state is left
 // as the event saw it. A replay steers the machine this way.
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include "interpreter/game_fixture.hpp"
 #include "rulebook/grammar/load.hpp"
@@ -182,6 +184,76 @@ TEST_CASE("sink verdict: no exception escapes a replay for an illegal move, nor 
   REQUIRE(r.final_state);
   const rulebook::test::Game g{std::make_shared<ri::Machine>(machine), *r.final_state};
   CHECK(g.zone("deck").size() == 52);  // not shuffled, nothing dealt
+}
+
+}  // namespace logs_sink_verdict_test
+
+namespace logs_sink_verdict_test {
+namespace {
+
+// Stops at the n-th card moved, and checks at each card of the last move what a sink may
+// read: the moved card's zone and face.
+class MoveStopper : public ri::EventSink {
+ public:
+  std::int64_t stop_at = -1;     // counting every card moved in the game
+  std::int64_t checked_from = 0;  // the first event of the move under test
+  std::int32_t target = -1;
+  std::int64_t moved_count = 0;
+  void moved(const ri::State& state, ri::CardId card, std::int32_t /*from*/, bool /*was_face_up*/) override {
+    if (++moved_count >= checked_from) {
+      CHECK(state.card_zone[static_cast<std::size_t>(card)] == target);
+      CHECK(state.card_face_up[static_cast<std::size_t>(card)] == 1);
+    }
+    if (moved_count == stop_at) verdict_ = ri::SinkVerdict::kStop;
+  }
+  [[nodiscard]] ri::SinkVerdict verdict() const override { return verdict_; }
+
+ private:
+  ri::SinkVerdict verdict_ = ri::SinkVerdict::kContinue;
+};
+
+}  // namespace
+
+// A move of many cards runs in one pass over the zones (execute.cpp, move_cards, issue 34);
+// stopped part way, it leaves the state the card-by-card move left.
+TEST_CASE("sink verdict: a sink that stops part way through a move of many cards leaves them half moved, in order",
+          "[sinkverdict]") {
+  for (const bool bottom : {false, true}) {
+    const std::string rules = fmt::format(
+        "game \"Moves\"\nplayers 2\ncards {{ standard52 }}\nzone deck: pile hidden\nzone stack: pile public\n"
+        "setup {{\n  move box to deck\n  move top(deck) to stack\n  move deck to stack{} face up\n}}\nround {{\n  end game\n}}\n",
+        bottom ? " at bottom" : "");
+    INFO(rules);
+    auto machine = rulebook::test::machine_for(rules);
+    const auto& names = machine->ir().instance_names;
+    const auto index_of = [&](const std::string& name) {
+      return static_cast<std::int32_t>(std::find(names.begin(), names.end(), name) - names.begin());
+    };
+    for (const std::int64_t stop_at : {1, 20, 51}) {
+      INFO("stop at " << stop_at);
+      MoveStopper sink;
+      sink.checked_from = 52 + 1 + 1;  // after box to deck (52 cards) and the top card
+      sink.stop_at = 52 + 1 + stop_at;
+      sink.target = index_of("stack");
+      ri::State state;
+      REQUIRE_NOTHROW(state = machine->start(ri::GameConfig{2, {}, 7}, &sink));
+      require_cards_consistent(state);
+      // The deck held the cards in identity order but its top one (card 51, the ace of
+      // spades); the first `stop_at` of them moved.
+      std::vector<ri::CardId> rest;
+      for (ri::CardId c = 0; c < 51; ++c) rest.push_back(c);
+      const std::vector<ri::CardId> moved(rest.begin(), rest.begin() + stop_at);
+      const std::vector<ri::CardId> left(rest.begin() + stop_at, rest.end());
+      CHECK(state.zones[static_cast<std::size_t>(index_of("deck"))] == left);
+      std::vector<ri::CardId> pile = bottom ? moved : std::vector<ri::CardId>{51};
+      if (bottom) {
+        pile.push_back(51);
+      } else {
+        pile.insert(pile.end(), moved.begin(), moved.end());
+      }
+      CHECK(state.zones[static_cast<std::size_t>(index_of("stack"))] == pile);
+    }
+  }
 }
 
 }  // namespace logs_sink_verdict_test

@@ -19,6 +19,12 @@ namespace rulebook::grammar {
 // literal count, or an option whose range allows one; the interpreter checks the count it
 // computes (from an option given on the command line, say) against the same number.
 inline constexpr std::int64_t kMaxCardsOfAKind = 10000;
+// The most cards in a game, of every kind together (52 standard cards and jokers included),
+// and the most declared kinds: each kind was limited, the total was not, and a 14 KB file
+// declared ten million cards. The checker adds up the counts it knows (literals, option
+// ranges); the interpreter checks the total it computes.
+inline constexpr std::int64_t kMaxCardsInAGame = 100000;
+inline constexpr std::size_t kMaxCardKinds = 1000;
 
 struct EnumInfo {
   std::string name;
