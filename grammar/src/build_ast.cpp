@@ -2,6 +2,7 @@
 // spans (without the layout and comments after a node), leaves (names, strings, integer
 // literals) and types. Expressions, statements and declarations have a file each.
 #include "build_ast.hpp"
+#include "rulebook/grammar/printable.hpp"
 
 namespace rulebook::grammar::detail {
 
@@ -26,13 +27,13 @@ ast::RulesFile Builder::file(const Node& root) {
     const Node& n = *child;
     if (n.is_type<peg::game_header>()) {
       out.kind = ast::FileKind::kGame;
-      out.title = string_of(*n.children.at(0));
+      out.title = string_of(*n.children.at(0), false);
       out.title_span = span(*n.children.at(0));
     } else if (n.is_type<peg::variant_header>()) {
       out.kind = ast::FileKind::kVariant;
-      out.title = string_of(*n.children.at(0));
+      out.title = string_of(*n.children.at(0), false);
       out.title_span = span(*n.children.at(0));
-      out.base_path = string_of(*n.children.at(1));
+      out.base_path = string_of(*n.children.at(1), false);
       out.base_span = span(*n.children.at(1));
     } else {
       out.decls.push_back(decl(n));
@@ -56,11 +57,7 @@ std::size_t Builder::trim_end(std::size_t begin, std::size_t end) const {
 }
 
 std::pair<std::uint32_t, std::uint32_t> Builder::line_column(std::size_t offset) const {
-  const auto& starts = file_.line_starts;
-  const auto it = std::upper_bound(starts.begin(), starts.end(), offset);
-  const auto line = static_cast<std::size_t>(it - starts.begin());
-  return {static_cast<std::uint32_t>(line),
-          static_cast<std::uint32_t>(offset - starts[line - 1] + 1)};
+  return file_.line_column(offset);
 }
 
 SourceSpan Builder::span_of(std::size_t begin, std::size_t end) const {
@@ -78,9 +75,36 @@ ast::Ident Builder::ident(const Node& n) const {
   return ast::Ident{leaf.string(), span(leaf)};
 }
 
-std::string Builder::string_of(const Node& string_node) const {
+std::string Builder::string_of(const Node& string_node, bool newlines) {
   // title/base_path/option_doc hold a string_body child (absent when empty).
   if (string_node.children.empty()) return {};
+  // Strings are printed (a title heads every report): a control character would reach the
+  // terminal (ESC starts escape sequences) or, as a newline in a title, print a line that
+  // looks like the tool's own. Only an option's description may have `\n` line breaks.
+  {
+    const Node& body = *string_node.children.front();
+    const std::string_view raw = body.string_view();
+    const std::size_t base = body.begin().byte;
+    for (std::size_t i = 0; i < raw.size(); ++i) {
+      if (raw[i] == '\\' && i + 1 < raw.size()) {
+        if (raw[i + 1] == 'n' && !newlines) {
+          diagnostics_.error(Code::kSyntax, span_of(base + i, base + i + 2),
+                             "a line break (\\n) in a title or a path: only an option's description may have more "
+                             "than one line");
+          return {};
+        }
+        ++i;
+        continue;
+      }
+      if (const std::size_t length = control_character_at(raw, i); length != 0) {
+        diagnostics_.error(Code::kSyntax, span_of(base + i, base + i + length),
+                           fmt::format("a control character ({}) in a string: strings are printed, so they hold "
+                                       "printable text only",
+                                       printable(raw.substr(i, length))));
+        return {};
+      }
+    }
+  }
   const std::string_view raw = string_node.children.front()->string_view();
   std::string out;
   for (std::size_t i = 0; i < raw.size(); ++i) {

@@ -59,7 +59,9 @@ class Builder {
   // ---- leaves (build_ast.cpp) ----
 
   ast::Ident ident(const Node& n) const;
-  std::string string_of(const Node& string_node) const;
+  // The string's text, unescaped; "" and an error where it holds a control character, or a
+  // `\n` line break unless `newlines`.
+  std::string string_of(const Node& string_node, bool newlines);
   std::int64_t integer(const Node& n);
 
   static constexpr std::int64_t kMaxLiteral = 1'000'000'000;

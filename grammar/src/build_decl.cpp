@@ -126,7 +126,7 @@ ast::Decl Builder::decl(const Node& n) {
       if (c[i]->is_type<peg::option_range>()) {
         o.range = std::pair{integer(*c[i]->children.at(0)), integer(*c[i]->children.at(1))};
       } else {
-        o.doc = string_of(*c[i]);
+        o.doc = string_of(*c[i], true);
       }
     }
     return make_decl(std::move(o));

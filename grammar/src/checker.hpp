@@ -11,6 +11,7 @@
 
 #include "rulebook/grammar/builtins.def.hpp"
 #include "rulebook/grammar/check.hpp"
+#include "rulebook/grammar/suggest.hpp"
 
 namespace rulebook::grammar {
 
@@ -44,7 +45,8 @@ class Checker {
   void declare_globals();
   void check_declarations();
   [[nodiscard]] bool is_literal_default(const ast::Expr& e) const;
-  void check_card_count(const ast::CardKindItem& item);
+  std::int64_t check_card_count(const ast::CardKindItem& item);
+  void check_card_total(const ast::CardsDecl& cards, const SourceSpan& at);
   void check_card_names(const ast::CardsDecl& cards);
   void check_policies();
   void warn_unused_definitions();
@@ -101,6 +103,8 @@ class Checker {
   std::map<std::string, SourceSpan> loop_labels_;      // labels of loop statements
   std::string pending_label_;                          // label of the statement being checked
   std::map<std::string, SourceSpan> ended_locals_;     // local names whose scope has ended
+  mutable std::size_t suggestions_ = 0;                // "did you mean" searches so far (kMaxSuggestions)
+  mutable std::size_t suggestion_work_ = kSuggestionWork;  // what they may still do (ClosestName)
 };
 
 }  // namespace rulebook::grammar

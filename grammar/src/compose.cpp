@@ -110,10 +110,15 @@ ast::RulesFile apply_variant(ast::RulesFile base, const ast::RulesFile& variant,
     if (auto* setup = std::get_if<ast::SetupDecl>(&d.node)) walk_stmts(setup->body, collect_label);
     if (auto* round = std::get_if<ast::RoundDecl>(&d.node)) walk_stmts(round->body, collect_label);
   }
+  std::size_t suggestions = 0;  // "did you mean" searches so far (kMaxSuggestions)
+  std::size_t work = kSuggestionWork;
   auto missing = [&](const SourceSpan& span, const std::string& what, const std::string& name,
                      const std::vector<std::string>& known) {
-    ClosestName closest(name);
-    for (const std::string& k : known) closest.consider(k);
+    ClosestName closest(name, work);
+    if (++suggestions <= kMaxSuggestions) {
+      for (const std::string& k : known) closest.consider(k);
+    }
+    work = closest.work_left();
     std::string message = fmt::format("the variant overrides {} that the base ruleset does not have", what);
     if (!closest.best().empty()) message += fmt::format("; did you mean '{}'?", closest.best());
     diagnostics.error(Code::kOverrideMissing, span, message)
@@ -169,7 +174,20 @@ std::optional<ast::RulesFile> load_composed(const std::string& path, SourceManag
                                             const SourceSpan& requested_at, bool& unreadable,
                                             std::string* base_title) {
   std::string error;
-  std::optional<std::string> text = read_file(path, error, kMaxRuleFileBytes);
+  std::optional<std::string> text;
+  // A base named in a variant's text must be a regular file: a FIFO would block the read
+  // for ever, and a device would be read up to the limit. Only the file on the command line
+  // may be a pipe (`check <(...)`), since whoever runs the tool chose it.
+  std::error_code status_error;
+  const std::filesystem::file_status status = std::filesystem::status(path, status_error);
+  if (requested_at.valid() && !status_error && std::filesystem::exists(status) && !std::filesystem::is_directory(status) &&
+      !std::filesystem::is_regular_file(status)) {
+    error = std::filesystem::is_fifo(status) ? "it is a FIFO, not a regular file"
+            : std::filesystem::is_socket(status) ? "it is a socket, not a regular file"
+                                                 : "it is a device, not a regular file";
+  } else {
+    text = read_file(path, error, kMaxRuleFileBytes);
+  }
   if (!text) {
     // An unreadable ruleset on the command line is bad input (exit 2); a base path that
     // does not resolve is an error in the variant's text, reported at the path.

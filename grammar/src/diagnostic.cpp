@@ -1,5 +1,6 @@
 // Diagnostics: collection, ordering and the two renderings (compiler text, JSON).
 #include "rulebook/grammar/diagnostic.hpp"
+#include "rulebook/grammar/printable.hpp"
 
 #include <algorithm>
 
@@ -67,8 +68,11 @@ const char* severity_color(Severity severity) {
 // `code` is empty for a note. It goes after the message, as compilers put a warning's flag,
 // so that `file:line:col: error: message` still matches the usual problem matchers.
 void render_one(std::string& out, Severity severity, std::string_view code, const SourceSpan& span,
-                const std::string& message, const SourceManager& sources, bool color) {
+                const std::string& raw_message, const SourceManager& sources, bool color) {
   const std::string tag = code.empty() ? std::string() : fmt::format(" [{}]", code);
+  // A message may quote the input (a token, a name from a log): no control character of it
+  // reaches the terminal.
+  const std::string message = printable(raw_message);
   const char* bold = color ? "\x1b[1m" : "";
   const char* reset = color ? "\x1b[0m" : "";
   const char* sev_color = color ? severity_color(severity) : "";
@@ -77,7 +81,7 @@ void render_one(std::string& out, Severity severity, std::string_view code, cons
     return;
   }
   const SourceFile& file = sources.file(span.file);
-  out += fmt::format("{}{}:{}:{}:{} {}{}:{} {}{}{}{}\n", bold, file.path, span.line, span.column,
+  out += fmt::format("{}{}:{}:{}:{} {}{}:{} {}{}{}{}\n", bold, printable(file.path), span.line, span.column,
                      reset, sev_color, severity_name(severity), reset, bold, message, reset, tag);
   std::string_view line = file.line_text(span.line);
   std::size_t start = span.column > 0 ? span.column - 1 : 0;
@@ -94,7 +98,9 @@ void render_one(std::string& out, Severity severity, std::string_view code, cons
     start = start - first + lead.size();
     stop = std::min(stop - std::min(stop, first), line.size() + 1) + lead.size();
   }
-  out += fmt::format("{:>5} | {}{}{}\n", span.line, lead, line, trail);
+  // A control character in the line (in a comment, say) would reach the terminal: each is
+  // shown as '?', one column wide, so that the caret stays under its place.
+  out += fmt::format("{:>5} | {}{}{}\n", span.line, lead, printable_same_width(line), trail);
   // Caret under the first column, tildes to the end of the span on the same line.
   std::string marker(lead.size(), ' ');
   for (std::size_t i = lead.size(); i < start && i - lead.size() < line.size(); ++i) {

@@ -2,6 +2,9 @@
 #include "rulebook/grammar/source.hpp"
 
 #include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -11,18 +14,50 @@
 
 namespace rulebook::grammar {
 
-SourceFile::SourceFile(std::string path_, std::string text_)
-    : path(std::move(path_)), text(std::move(text_)) {
-  line_starts.push_back(0);
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '\n') line_starts.push_back(i + 1);
+SourceFile::SourceFile(std::string path_, std::string text_, std::size_t lines_per_checkpoint)
+    : path(std::move(path_)), text(std::move(text_)), stride_(std::max<std::size_t>(1, lines_per_checkpoint)) {
+  checkpoints_.push_back(0);
+  std::size_t lines = 1;
+  for (const char* p = text.data(), *end = text.data() + text.size();
+       (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)))) != nullptr;) {
+    ++p;
+    if (lines % stride_ == 0) checkpoints_.push_back(static_cast<std::size_t>(p - text.data()));
+    ++lines;
   }
+  line_count_ = static_cast<std::uint32_t>(std::min<std::size_t>(lines, UINT32_MAX));
+}
+
+std::size_t SourceFile::line_start(std::uint32_t line) const {
+  const std::size_t index = (line - 1) / stride_;
+  std::size_t at = checkpoints_[index];
+  for (std::size_t skip = (line - 1) % stride_; skip > 0; --skip) {
+    const void* newline = std::memchr(text.data() + at, '\n', text.size() - at);
+    at = static_cast<std::size_t>(static_cast<const char*>(newline) - text.data()) + 1;
+  }
+  return at;
+}
+
+std::pair<std::uint32_t, std::uint32_t> SourceFile::line_column(std::size_t offset) const {
+  offset = std::min(offset, text.size());
+  const auto it = std::upper_bound(checkpoints_.begin(), checkpoints_.end(), offset);
+  const std::size_t index = static_cast<std::size_t>(it - checkpoints_.begin()) - 1;
+  std::size_t line = index * stride_ + 1;
+  std::size_t start = checkpoints_[index];
+  for (;;) {
+    const void* newline = std::memchr(text.data() + start, '\n', offset - start);
+    if (newline == nullptr) break;
+    start = static_cast<std::size_t>(static_cast<const char*>(newline) - text.data()) + 1;
+    ++line;
+  }
+  return {static_cast<std::uint32_t>(std::min<std::size_t>(line, UINT32_MAX)),
+          static_cast<std::uint32_t>(std::min<std::size_t>(offset - start + 1, UINT32_MAX))};
 }
 
 std::string_view SourceFile::line_text(std::uint32_t line) const {
-  if (line == 0 || line > line_starts.size()) return {};
-  const std::size_t begin = line_starts[line - 1];
-  std::size_t end = line < line_starts.size() ? line_starts[line] : text.size();
+  if (line == 0 || line > line_count_) return {};
+  const std::size_t begin = line_start(line);
+  const void* newline = std::memchr(text.data() + begin, '\n', text.size() - begin);
+  std::size_t end = newline == nullptr ? text.size() : static_cast<std::size_t>(static_cast<const char*>(newline) - text.data());
   while (end > begin && (text[end - 1] == '\n' || text[end - 1] == '\r')) --end;
   return std::string_view(text).substr(begin, end - begin);
 }
@@ -34,7 +69,8 @@ FileId SourceManager::add(std::string path, std::string text) {
 
 FileId SourceManager::add_rule_file(std::string path, std::string text) {
   std::optional<EncodingError> error = replace_invalid_utf8(text);
-  const FileId id = add(std::move(path), std::move(text));
+  files_.emplace_back(std::move(path), std::move(text), 1);
+  const auto id = static_cast<FileId>(files_.size() - 1);
   files_.back().encoding_error = std::move(error);
   return id;
 }

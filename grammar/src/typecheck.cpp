@@ -58,11 +58,13 @@ const Symbol* Checker::find_global(const std::string& name) const {
 }
 
 std::string Checker::suggestion(const std::string& name) const {
-  ClosestName closest(name);
+  if (suggestions_ > kMaxSuggestions) return {};
+  ClosestName closest(name, suggestion_work_);
   for (const auto& scope : scopes_) {
     for (const Local& local : scope) closest.consider(local.name);
   }
   for (const auto& [global_name, symbol] : program_.globals) closest.consider(global_name);
+  suggestion_work_ = closest.work_left();
   return closest.best();
 }
 
@@ -74,14 +76,19 @@ void Checker::unknown_name(const std::string& name, SourceSpan span) {
         .notes.push_back({ended->second, fmt::format("'{}' is bound here", name)});
     return;
   }
+  if (++suggestions_ > kMaxSuggestions) {
+    diagnostics_.error(Code::kUnknownName, span, fmt::format("unknown name '{}'", name));
+    return;
+  }
   // A name closest to an enum type (a set of its values where a set is expected): list them.
-  ClosestName closest(name);
+  ClosestName closest(name, suggestion_work_);
   for (const auto& scope : scopes_) {
     for (const Local& local : scope) closest.consider(local.name);
   }
   for (const auto& [global_name, symbol] : program_.globals) closest.consider(global_name);
   const std::string nearest_name = closest.best();
   for (const EnumInfo& e : program_.enums) closest.consider(e.name);
+  suggestion_work_ = closest.work_left();
   for (const EnumInfo& e : program_.enums) {
     if (closest.best() == nearest_name || e.name != closest.best()) continue;
     std::string values;

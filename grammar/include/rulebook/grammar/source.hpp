@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace rulebook::grammar {
@@ -35,20 +36,29 @@ struct EncodingError {
   std::string bytes;
 };
 
-// One loaded file: its display path and its text, with line starts for quick lookup.
+// One loaded file: its display path and its text, with an index of line starts for quick
+// lookup. For a log the index keeps every 64th line's start, not every line's: a log of a
+// billion blank lines took 8 bytes of index per line (9 times the text); now the index is at
+// most an eighth of the text, and a lookup reads at most 64 lines. A rule file (16 MiB at most)
+// keeps every line's start: the parser looks up two places for every node it builds.
 struct SourceFile {
   std::string path;
   std::string text;
-  std::vector<std::size_t> line_starts;
   // Set for a rule file that is not UTF-8 (its bad bytes are '?' in `text`); the parser
   // reports it instead of parsing.
   std::optional<EncodingError> encoding_error;
 
-  SourceFile(std::string path_, std::string text_);
+  SourceFile(std::string path_, std::string text_, std::size_t lines_per_checkpoint = 64);
   [[nodiscard]] std::string_view line_text(std::uint32_t line) const;
-  [[nodiscard]] std::uint32_t line_count() const {
-    return static_cast<std::uint32_t>(line_starts.size());
-  }
+  [[nodiscard]] std::uint32_t line_count() const { return line_count_; }
+  // The 1-based line and column (in bytes) of a byte offset.
+  [[nodiscard]] std::pair<std::uint32_t, std::uint32_t> line_column(std::size_t offset) const;
+
+ private:
+  [[nodiscard]] std::size_t line_start(std::uint32_t line) const;  // 1-based, at most line_count_
+  std::size_t stride_;                    // lines per checkpoint
+  std::vector<std::size_t> checkpoints_;  // the start of lines 1, 1 + stride_, 1 + 2 * stride_, ...
+  std::uint32_t line_count_ = 0;
 };
 
 // Owns every file read in one run; FileIds index into it.
