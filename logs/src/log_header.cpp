@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "rulebook/grammar/printable.hpp"
 #include "rulebook/logs/log.hpp"
 
 namespace rulebook::interpreter::detail {
@@ -32,11 +33,19 @@ LogHeader read_log_header(LogReader& reader, const Machine& machine, const std::
   }
   static const std::vector<std::string> kKnown = {"log", "version", "ruleset", "files", "hash", "players", "seats",
                                                   "names", "automated", "options", "seed"};
+  // A warning each for the first few; each one searches the line for its key, so thousands
+  // of them (a 3 MB header) took minutes. The rest are counted in one more.
+  constexpr std::size_t kWarnedKeys = 20;
+  std::size_t unknown = 0;
   h.each_member([&](std::string_view key, LogValue) {
-    if (std::find(kKnown.begin(), kKnown.end(), key) == kKnown.end()) {
-      out.warnings.push_back({std::string(key), fmt::format("unknown header key '{}' (ignored)", key)});
+    if (std::find(kKnown.begin(), kKnown.end(), key) != kKnown.end()) return;
+    if (++unknown <= kWarnedKeys) {
+      out.warnings.push_back({std::string(key), fmt::format("unknown header key '{}' (ignored)", shown(key))});
     }
   });
+  if (unknown > kWarnedKeys) {
+    out.warnings.push_back({"", fmt::format("and {} more unknown header keys (ignored)", unknown - kWarnedKeys)});
+  }
   if (h.contains("hash")) {
     LogValue hash = h.at("hash");
     if (!hash.is_string()) throw_bad(header.line, "hash", "\"hash\" is a string of hex digits");
@@ -120,6 +129,10 @@ LogHeader read_log_header(LogReader& reader, const Machine& machine, const std::
         throw_bad(header.line, "names", fmt::format("seat name '{}' is a number: numbers already name seats by position", shown(text)));
       }
       if (text.find_first_of("()") != std::string::npos) throw_bad(header.line, "names", fmt::format("seat name '{}' has a parenthesis", shown(text)));
+      // Names are printed in every step a replay tells: no escape sequence, no line break.
+      if (grammar::has_control_character(text)) {
+        throw_bad(header.line, "names", fmt::format("seat name '{}' has a control character", shown(text)));
+      }
       if (std::find(names.begin(), names.end(), text) != names.end()) {
         throw_bad(header.line, "names", fmt::format("seat name '{}' is given twice", shown(text)));
       }

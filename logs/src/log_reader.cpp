@@ -1,9 +1,13 @@
 #include "log_reader.hpp"
 
+#include <algorithm>
 #include <array>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
+
+#include "rulebook/grammar/printable.hpp"
 
 namespace rulebook::interpreter::detail {
 
@@ -39,11 +43,56 @@ const char* json_kind(simdjson::dom::element j) {
 
 }  // namespace
 
+void check_keys_once(simdjson::dom::element root, const LogLine& line) {
+  // JSON leaves a repeated key to the reader: simdjson finds the first, nlohmann kept the last,
+  // so `replay` and `record` read two different games from one line. Every reader of logs
+  // refuses it instead. An explicit stack: a line nests up to simdjson's 1,024 levels.
+  std::vector<simdjson::dom::element> pending{root};
+  std::vector<std::string_view> keys;
+  while (!pending.empty()) {
+    const simdjson::dom::element e = pending.back();
+    pending.pop_back();
+    if (simdjson::dom::array items; e.get(items) == simdjson::SUCCESS) {
+      for (const simdjson::dom::element item : items) {
+        if (item.is_array() || item.is_object()) pending.push_back(item);
+      }
+      continue;
+    }
+    simdjson::dom::object members;
+    if (e.get(members) != simdjson::SUCCESS) continue;
+    keys.clear();
+    for (const simdjson::dom::key_value_pair member : members) {
+      keys.push_back(member.key);
+      if (member.value.is_array() || member.value.is_object()) pending.push_back(member.value);
+    }
+    std::sort(keys.begin(), keys.end());
+    const auto twice = std::adjacent_find(keys.begin(), keys.end());
+    if (twice != keys.end()) {
+      throw LogError(line, std::string(*twice),
+                     fmt::format("the key \"{}\" appears twice in one object; a log gives each key once",
+                                 shown(*twice)));
+    }
+  }
+}
+
+LogValue LogJson::parse(std::string_view text, const LogLine& line) {
+  padded_.assign(text);
+  padded_.resize(text.size() + simdjson::SIMDJSON_PADDING, ' ');
+  simdjson::dom::element body;
+  if (const auto error = parser_.parse(padded_.data(), text.size(), /*realloc_if_needed=*/false).get(body);
+      error != simdjson::SUCCESS) {
+    throw LogError(line, "", fmt::format("this line is not JSON: {}", simdjson::error_message(error)));
+  }
+  check_keys_once(body, line);
+  return LogValue(body);
+}
+
 std::string shown(std::string_view text) {
-  if (text.size() <= kShownChars) return std::string(text);
+  // Control characters written out (grammar::printable): a log's text reaches the terminal.
+  if (text.size() <= kShownChars) return grammar::printable(text);
   std::size_t cut = kShownChars;
   while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0U) == 0x80U) --cut;  // not inside a UTF-8 character
-  return fmt::format("{}... ({} bytes)", text.substr(0, cut), text.size());
+  return fmt::format("{}... ({} bytes)", grammar::printable(text.substr(0, cut)), text.size());
 }
 
 std::string LogValue::shown() const { return detail::shown(is_string() ? string() : std::string_view(dump())); }
@@ -97,6 +146,7 @@ LogEvent LogReader::parse(const LogLine& line, bool header) {
   if (!event.body.is_object()) {
     throw LogError(line, "", fmt::format("each line of a log is a JSON object, not {}", json_kind(event.body)));
   }
+  check_keys_once(event.body, line);
   // One pass over the line's keys: the header has "log", an event exactly one known key.
   simdjson::dom::object members;
   if (event.body.get(members) != simdjson::SUCCESS) throw LogError(line, "", "each line of a log is a JSON object");

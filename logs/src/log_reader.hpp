@@ -124,6 +124,22 @@ struct LogEvent {
   [[nodiscard]] LogValue value() const { return LogValue(body); }
 };
 
+// Refuses (LogError at `line`) an object anywhere in `root` that has a key twice: JSON leaves
+// the meaning to the reader, and two readers read two different games from one line.
+void check_keys_once(simdjson::dom::element root, const LogLine& line);
+
+// One line of a log, parsed as LogReader parses each line (simdjson, no key twice), for a
+// reader that walks the lines itself (the recorder, which also reads `// seen` comments).
+// The value lives until the next parse.
+class LogJson {
+ public:
+  LogValue parse(std::string_view text, const LogLine& line);  // throws LogError
+
+ private:
+  simdjson::dom::parser parser_;
+  std::string padded_;
+};
+
 class LogReader {
  public:
   explicit LogReader(std::string_view text) : text_(text) {}

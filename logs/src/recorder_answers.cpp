@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "log_names.hpp"
+#include "log_reader.hpp"
+#include "rulebook/grammar/printable.hpp"
 #include "rulebook/logs/log.hpp"
 #include "rulebook/logs/recorder.hpp"
 #include "rulebook/logs/replay.hpp"
@@ -40,27 +42,38 @@ std::string unquoted(const std::string& json) {
 }  // namespace
 
 std::optional<RecordSetup> record_setup_of(const std::string& log, std::string& error) {
+  // The header as replay reads it (detail::LogJson): one reader of logs, one rule for a key
+  // given twice.
   std::istringstream in(log);
   std::string line;
+  std::uint32_t number = 0;
+  detail::LogJson json;
   while (std::getline(in, line)) {
+    ++number;
     const std::string t = trim(line);
     if (t.empty() || t.rfind("//", 0) == 0) continue;
-    const nlohmann::json h = nlohmann::json::parse(t, nullptr, false);
-    if (h.is_discarded() || !h.is_object() || !h.contains("players") || !h["players"].is_number_integer()) {
-      error = "its first line is not a log header with \"players\"";
+    try {
+      const detail::LogValue h = json.parse(t, detail::LogLine{number, 0, 0});
+      const std::optional<detail::LogValue> players = h.find("players");
+      if (!players || !players->is_integer()) {
+        error = "its first line is not a log header with \"players\"";
+        return std::nullopt;
+      }
+      RecordSetup setup;
+      setup.players = players->integer();
+      if (const std::optional<detail::LogValue> options = h.find("options"); options && options->is_object()) {
+        options->each_member([&](std::string_view name, detail::LogValue value) {
+          setup.options[std::string(name)] = value.text();
+        });
+      }
+      if (const std::optional<detail::LogValue> names = h.find("names"); names && names->is_array()) {
+        names->each([&](detail::LogValue name) { setup.names.push_back(name.text()); });
+      }
+      return setup;
+    } catch (const detail::LogError& e) {
+      error = fmt::format("line {}: {}", number, e.what());
       return std::nullopt;
     }
-    RecordSetup setup;
-    setup.players = h["players"].get<std::int64_t>();
-    if (h.contains("options") && h["options"].is_object()) {
-      for (const auto& [name, value] : h["options"].items()) {
-        setup.options[name] = value.is_string() ? value.get<std::string>() : value.dump();
-      }
-    }
-    if (h.contains("names") && h["names"].is_array()) {
-      for (const auto& name : h["names"]) setup.names.push_back(name.is_string() ? name.get<std::string>() : name.dump());
-    }
-    return setup;
   }
   error = "it holds no log header";
   return std::nullopt;
@@ -79,12 +92,15 @@ Recorder::Recorder(const Machine& machine, const grammar::SourceManager& rule_so
                                     seats_, first.num_players));
     }
     for (const std::string& name : setup.names) {
-      if (name.empty() || is_number(name) || name.find_first_of("():,") != std::string::npos || name != trim(name)) {
-        throw ConfigError(fmt::format("seat name '{}': a name is not empty, not a number, and has no parentheses, colons "
-                                      "or commas",
-                                      name));
+      if (name.empty() || is_number(name) || name.find_first_of("():,") != std::string::npos || name != trim(name) ||
+          grammar::has_control_character(name) || name.size() > detail::kShownChars) {
+        throw ConfigError(fmt::format("seat name '{}': a name is not empty, not a number, at most {} bytes, and has no "
+                                      "parentheses, colons, commas or control characters",
+                                      detail::shown(name), detail::kShownChars));
       }
-      if (std::count(setup.names.begin(), setup.names.end(), name) > 1) throw ConfigError(fmt::format("seat name '{}' is given twice", name));
+      if (std::count(setup.names.begin(), setup.names.end(), name) > 1) {
+        throw ConfigError(fmt::format("seat name '{}' is given twice", detail::shown(name)));
+      }
     }
     names_ = std::move(setup.names);
     // Automated seats left unnamed go by their identity, as in replay's messages.
@@ -269,6 +285,7 @@ std::string Recorder::resume(const std::string& log) {
   std::string line;
   std::size_t number = 0;
   bool header = true;
+  detail::LogJson json;
   while (std::getline(in, line)) {
     ++number;
     const std::string t = trim(line);
@@ -286,24 +303,33 @@ std::string Recorder::resume(const std::string& log) {
     } else if (t.empty() || t.rfind("//", 0) == 0) {
       continue;
     } else {
-      nlohmann::json j = nlohmann::json::parse(t, nullptr, false);
-      if (j.is_discarded() || !j.is_object()) {
+      std::optional<detail::LogValue> j;
+      try {
+        j = json.parse(t, detail::LogLine{static_cast<std::uint32_t>(number), 0, 0});
+      } catch (const detail::LogError& e) {
+        problem = e.what();
+      }
+      const std::optional<detail::LogValue> move = j ? j->find("move") : std::nullopt;
+      const std::optional<detail::LogValue> element = move ? move->find("choice") : std::nullopt;
+      if (!problem.empty()) {
+      } else if (!j->is_object()) {
         problem = "not a JSON object";
       } else if (header) {
         header = false;
         continue;
-      } else if (j.contains("move") && j["move"].is_object() && j["move"].contains("choice")) {
+      } else if (element) {
         if (question_.kind != Question::Kind::kMove) {
           problem = question_.kind == Question::Kind::kReveal
                         ? fmt::format("a move, but {} card(s) came into {} here and the log does not say which", question_.count, question_.zone)
                         : std::string("a move after the game ended");
         } else {
-          std::string choice = j["move"]["choice"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+          std::string choice = element->dump();
           auto it = std::find(legal_json_.begin(), legal_json_.end(), choice);
           if (state_.decision && state_.decision->mixed >= 0) {
             // A move of a decision with alternatives: found by its alternative and its choice.
             const Decision& d = *state_.decision;
-            const std::string name = j["move"].value("alternative", std::string());
+            const std::optional<detail::LogValue> alternative = move->find("alternative");
+            const std::string name = alternative && alternative->is_string() ? std::string(alternative->string()) : std::string();
             it = legal_json_.end();
             for (std::size_t i = 0; i < d.options.size() && it == legal_json_.end(); ++i) {
               const auto& alt = machine_.ir().mixed_choices[static_cast<std::size_t>(d.mixed)].alternatives[static_cast<std::size_t>(d.alternatives[i])];
@@ -311,9 +337,8 @@ std::string Recorder::resume(const std::string& log) {
                 it = legal_json_.begin() + static_cast<std::ptrdiff_t>(i);
               }
             }
-            const nlohmann::json& element = j["move"]["choice"];
-            const std::string shown = element.is_string() ? element.get<std::string>() : choice;
-            choice = nlohmann::json(element.is_null() ? name : name + " " + shown)
+            const std::string shown = element->is_string() ? std::string(element->string()) : choice;
+            choice = nlohmann::json(element->is_null() ? name : name + " " + shown)
                          .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
           }
           if (it == legal_json_.end()) {
