@@ -219,7 +219,9 @@ int run_play(const PlayOptions& options) {
                winners.empty() ? "no winner" : fmt::format("{} won", fmt::join(winners, ", ")));
     const auto scores = machine->scores(state);
     for (std::size_t i = 0; i < scores.size(); ++i) {
-      fmt::print("  {}: {}\n", machine->ir().scores[i].name, fmt::join(scores[i], ", "));
+      std::vector<std::string> values;
+      for (const ri::ScoreValue& v : scores[i]) values.push_back(ri::score_text(v));
+      fmt::print("  {}: {}\n", machine->ir().scores[i].name, fmt::join(values, ", "));
     }
     for (std::size_t i = 0; i < state.payoffs.size(); ++i) {
       std::vector<std::string> values;

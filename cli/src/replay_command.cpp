@@ -99,7 +99,7 @@ nlohmann::json result_json(const ri::Machine& machine, const std::string& path, 
       j["winners"] = named(r, r.final_state->winners);
       nlohmann::json scores = nlohmann::json::object();
       const auto values = machine.scores(*r.final_state);
-      for (std::size_t i = 0; i < values.size(); ++i) scores[machine.ir().scores[i].name] = values[i];
+      for (std::size_t i = 0; i < values.size(); ++i) scores[machine.ir().scores[i].name] = score_json(values[i]);
       j["scores"] = scores;
     }
     j["round_scores"] = round_ends_json(machine, r);
@@ -136,7 +136,9 @@ void print_text(const ri::Machine& machine, const std::string& path, const ri::R
   const auto values = machine.scores(*r.final_state);
   for (std::size_t i = 0; i < values.size(); ++i) {
     std::vector<std::string> parts;
-    for (std::size_t p = 0; p < values[i].size(); ++p) parts.push_back(fmt::format("{} = {}", r.seat_names[p], values[i][p]));
+    for (std::size_t p = 0; p < values[i].size(); ++p) {
+      parts.push_back(fmt::format("{} = {}", r.seat_names[p], ri::score_text(values[i][p])));
+    }
     fmt::print("  {}: {}\n", machine.ir().scores[i].name, fmt::join(parts, ", "));
   }
 }

@@ -85,11 +85,19 @@ void print_replay_trace(const ri::Machine& machine, const ri::ReplayResult& r, r
   flush(r.steps);
 }
 
+nlohmann::json score_json(const std::vector<ri::ScoreValue>& seats) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const ri::ScoreValue& v : seats) {
+    out.push_back(v.faulted() ? nlohmann::json{{"fault", v.fault}} : nlohmann::json(v.value));
+  }
+  return out;
+}
+
 nlohmann::json round_ends_json(const ri::Machine& machine, const ri::ReplayResult& r) {
   nlohmann::json out = nlohmann::json::array();
   for (const ri::RoundEnd& end : r.round_ends) {
     nlohmann::json scores = nlohmann::json::object();
-    for (std::size_t i = 0; i < end.scores.size(); ++i) scores[machine.ir().scores[i].name] = end.scores[i];
+    for (std::size_t i = 0; i < end.scores.size(); ++i) scores[machine.ir().scores[i].name] = score_json(end.scores[i]);
     out.push_back({{"round", end.round}, {"after_step", end.after_step}, {"game_ended", end.game_ended}, {"scores", scores}});
   }
   return out;
@@ -107,7 +115,7 @@ nlohmann::json snapshots_json(const ri::Machine& machine, const ri::ReplayResult
       zones[ri::zone_display_name(machine.ir(), z.instance, names)] = {{"count", z.cards.size()}, {"cards", cards}, {"face_up", z.face_up}};
     }
     nlohmann::json scores = nlohmann::json::object();
-    for (std::size_t i = 0; i < view.scores.size(); ++i) scores[machine.ir().scores[i].name] = view.scores[i];
+    for (std::size_t i = 0; i < view.scores.size(); ++i) scores[machine.ir().scores[i].name] = score_json(view.scores[i]);
     nlohmann::json j = {{"after_step", s.after_step}, {"round_end", s.round_end}, {"round", view.round}, {"moves", view.moves},
                         {"zones", zones}, {"scores", scores}, {"finished", view.finished}};
     if (view.to_move) {

@@ -30,6 +30,9 @@ void print_replay_trace(const interpreter::Machine& machine, const interpreter::
                         interpreter::PlayerId viewer);
 
 // `{"round": 1, "after_step": 23, "game_ended": false, "scores": {"score_cards": [0, 1]}}` per round.
+// One score's seats for JSON: a number each, or {"fault": MESSAGE} where its expression faults.
+nlohmann::json score_json(const std::vector<interpreter::ScoreValue>& seats);
+
 nlohmann::json round_ends_json(const interpreter::Machine& machine, const interpreter::ReplayResult& result);
 
 // The states kept, as `viewer` sees them: hidden cards are null, counts are kept.

@@ -226,18 +226,22 @@ std::optional<Value> Machine::evaluate(const State& state, ExprId expr) const {
   }
 }
 
-std::vector<std::vector<std::int64_t>> Machine::scores(const State& state) const {
+std::string score_text(const ScoreValue& score) {
+  return score.faulted() ? "fault: " + score.fault : std::to_string(score.value);
+}
+
+std::vector<std::vector<ScoreValue>> Machine::scores(const State& state) const {
   State scratch = state;  // scores evaluate definitions, which write local slots
   Executor exec(*exec_, scratch, nullptr);
-  std::vector<std::vector<std::int64_t>> out;
+  std::vector<std::vector<ScoreValue>> out;
   for (const ScoreInfo& score : ir_->scores) {
-    std::vector<std::int64_t> row;
+    std::vector<ScoreValue> row;
     for (std::int64_t p = 0; p < state.num_seats; ++p) {
       scratch.locals[static_cast<std::size_t>(score.param)] = Value::player(p);
       try {
-        row.push_back(exec.eval(ir_->defs[static_cast<std::size_t>(score.value)].body).scalar);
-      } catch (const FaultSignal&) {
-        row.push_back(0);
+        row.push_back(ScoreValue{exec.eval(ir_->defs[static_cast<std::size_t>(score.value)].body).scalar, {}});
+      } catch (const FaultSignal& f) {
+        row.push_back(ScoreValue{0, fmt::format("{} ({})", f.message, where(f.span))});
       }
     }
     out.push_back(std::move(row));

@@ -44,7 +44,14 @@ GameResult play_random_game(const Machine& machine, const GameConfig& config, st
   if (state.fault) result.fault_state = machine.summary(state);
   result.reached = state.reached;
   result.fired = state.fired;
-  if (!state.fault) result.scores = machine.scores(state);
+  if (!state.fault) {
+    // The values only: GameResult's scores are compared with the native engines' (bench/native),
+    // and no report reads them; a report that shows scores takes Machine::scores, faults and all.
+    for (const auto& row : machine.scores(state)) {
+      std::vector<std::int64_t>& values = result.scores.emplace_back();
+      for (const ScoreValue& v : row) values.push_back(v.value);
+    }
+  }
   if (!state.fault) result.payoffs = state.payoffs;
   return result;
 }

@@ -235,7 +235,12 @@ void LogWriter::ended(const State& state) {
   } else {
     nlohmann::json scores = nlohmann::json::object();
     const auto values = machine_.scores(state);
-    for (std::size_t i = 0; i < values.size(); ++i) scores[machine_.ir().scores[i].name] = values[i];
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      // A score that faults in the final state is null (replay expects null there too).
+      nlohmann::json row = nlohmann::json::array();
+      for (const interpreter::ScoreValue& v : values[i]) row.push_back(v.faulted() ? nlohmann::json(nullptr) : nlohmann::json(v.value));
+      scores[machine_.ir().scores[i].name] = row;
+    }
     j["end"] = {{"winners", state.winners}, {"rounds", state.rounds}, {"moves", state.moves}, {"scores", scores}};
     // Exactly, as "3/2": only for rules that declare payoffs, so other logs are as before.
     if (!machine_.ir().payoffs.empty()) {

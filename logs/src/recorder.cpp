@@ -221,7 +221,7 @@ std::string Recorder::summary() const {
   const auto scores = machine_.scores(state_);
   for (std::size_t i = 0; i < scores.size(); ++i) {
     std::vector<std::string> parts;
-    for (std::size_t p = 0; p < scores[i].size(); ++p) parts.push_back(fmt::format("{} {}", who(static_cast<PlayerId>(p)), scores[i][p]));
+    for (std::size_t p = 0; p < scores[i].size(); ++p) parts.push_back(fmt::format("{} {}", who(static_cast<PlayerId>(p)), score_text(scores[i][p])));
     out += fmt::format("\n  {}: {}", machine_.ir().scores[i].name, fmt::join(parts, ", "));
   }
   return out;

@@ -250,10 +250,21 @@ void Replayer::check_end(const State& state) {
         const auto& actual = values[static_cast<std::size_t>(it - ir_.scores.begin())];
         bool same = logged.is_array() && logged.size() == actual.size();
         std::size_t p = 0;
-        if (same) logged.each([&](LogValue v) { same = same && v.is(actual[p++]); });
+        if (same) {
+          logged.each([&](LogValue v) {
+            const ScoreValue& a = actual[p++];
+            same = same && (a.faulted() ? v.is_null() : v.is(a.value));
+          });
+        }
         if (!same) {
+          std::vector<std::string> texts;
+          for (const ScoreValue& a : actual) texts.push_back(a.faulted() ? "null" : std::to_string(a.value));
           stop(ReplayOutcome::kIllegal, grammar::Code::kWrongResult, event->line, "scores",
-               fmt::format("the log gives {} as {}; by the rules it is [{}]", name, logged.shown(), fmt::join(actual, ",")), {});
+               fmt::format("the log gives {} as {}; by the rules it is [{}]{}", name, logged.shown(), fmt::join(texts, ","),
+                           std::any_of(actual.begin(), actual.end(), [](const ScoreValue& a) { return a.faulted(); })
+                               ? " (null: the score's expression faults in the final state)"
+                               : ""),
+               {});
         }
       });
     }

@@ -118,13 +118,13 @@ TableView table_view(const Machine& machine, const State& state, PlayerId viewer
   return v;
 }
 
-std::string scores_text(const Ir& ir, const std::vector<std::vector<std::int64_t>>& scores,
+std::string scores_text(const Ir& ir, const std::vector<std::vector<ScoreValue>>& scores,
                         const std::vector<std::string>& names) {
   std::vector<std::string> clauses;
   for (std::size_t s = 0; s < scores.size() && s < ir.scores.size(); ++s) {
     std::vector<std::string> parts;
     for (std::size_t p = 0; p < scores[s].size(); ++p) {
-      parts.push_back(fmt::format("{} {}", who(names, static_cast<PlayerId>(p)), scores[s][p]));
+      parts.push_back(fmt::format("{} {}", who(names, static_cast<PlayerId>(p)), score_text(scores[s][p])));
     }
     clauses.push_back(fmt::format("{}: {}", ir.scores[s].name, fmt::join(parts, ", ")));
   }

@@ -104,7 +104,13 @@ InterpreterGame interpreter_game(const ri::Machine& machine, std::int64_t player
   REQUIRE_FALSE(state.fault.has_value());
   for (const ri::PlayerId p : state.winners) game.end.winners.push_back(p);
   std::sort(game.end.winners.begin(), game.end.winners.end());
-  game.end.scores = machine.scores(state);
+  for (const auto& row : machine.scores(state)) {
+    std::vector<std::int64_t>& values = game.end.scores.emplace_back();
+    for (const ri::ScoreValue& v : row) {
+      REQUIRE_FALSE(v.faulted());  // the shipped rulesets' scores are defined at every end
+      values.push_back(v.value);
+    }
+  }
   game.end.rounds = state.rounds;
   game.end.moves = state.moves;
   return game;

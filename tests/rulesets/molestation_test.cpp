@@ -422,8 +422,8 @@ TEST_CASE("molestation SCORING: sexperiences and traumas add to cumulative score
   CHECK(g.int_var("sexperiences", 0) == 3);
   CHECK(g.int_var("traumas", 1) == 3);
   const auto scores = g.machine->scores(g.state);
-  CHECK(scores.at(0).at(0) == 3);  // score sexperience(p)
-  CHECK(scores.at(1).at(1) == 3);  // score trauma(p)
+  CHECK(scores.at(0).at(0).value == 3);  // score sexperience(p)
+  CHECK(scores.at(1).at(1).value == 3);  // score trauma(p)
 }
 
 TEST_CASE("molestation SCORING: a sex maniac (6 sexperiences) ends the game and wins", "[molestation][scenario]") {

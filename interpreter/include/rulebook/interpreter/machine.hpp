@@ -133,6 +133,19 @@ struct View {
 // random agent looks at; building the rest costs more than the agent's choice).
 enum class ViewDetail { kFull, kDecisionOnly };
 
+// One seat's score: its value, or the fault its expression raised in that state (a score is
+// evaluated whenever a report shows it, and `top(pile)` of an empty pile faults there as it
+// would in a rule). A fault is shown as a fault: docs/language.md, "a fault is never skipped".
+struct ScoreValue {
+  std::int64_t value = 0;
+  std::string fault;  // the fault's message; empty when the score has a value
+  [[nodiscard]] bool faulted() const { return !fault.empty(); }
+  bool operator==(const ScoreValue&) const = default;
+};
+
+// "12", or "fault: MESSAGE" (for text reports).
+std::string score_text(const ScoreValue& score);
+
 class Machine {
  public:
   explicit Machine(std::shared_ptr<const Ir> ir);
@@ -159,8 +172,9 @@ class Machine {
   // rules fault evaluating it.
   [[nodiscard]] std::optional<Value> evaluate(const State& state, ExprId expr) const;
 
-  // Scores by declared score, then by player.
-  [[nodiscard]] std::vector<std::vector<std::int64_t>> scores(const State& state) const;
+  // Scores by declared score, then by player. A score whose expression faults in this state
+  // is given as that fault, never as 0 (ScoreValue).
+  [[nodiscard]] std::vector<std::vector<ScoreValue>> scores(const State& state) const;
 
   // Notation: `7H`, `10S`, `JK1`, `note3`; `seat 2` for players (by identity); enum names.
   [[nodiscard]] std::string value_text(const State& state, const Value& value) const;

@@ -57,7 +57,7 @@ struct RoundEnd {
   std::int64_t round = 0;
   std::int64_t after_step = 0;   // the steps taken when it ended
   bool game_ended = false;       // the last round: the game ended with it
-  std::vector<std::vector<std::int64_t>> scores;  // by declared score, then by player
+  std::vector<std::vector<ScoreValue>> scores;  // by declared score, then by player
 };
 
 // The state at a point of the replay (ReplayOptions::snapshots).

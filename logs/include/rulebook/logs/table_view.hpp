@@ -44,7 +44,7 @@ struct TableView {
   std::int64_t round = 0;
   std::int64_t moves = 0;
   std::vector<TableZone> zones;                       // the zone instances that hold cards
-  std::vector<std::vector<std::int64_t>> scores;      // by declared score, then by player
+  std::vector<std::vector<ScoreValue>> scores;      // by declared score, then by player
   std::vector<std::int32_t> seat_of;                  // by player
   std::optional<PlayerId> to_move;                    // who the rules wait for
   std::int32_t rule = -1;                             // the deciding rule's label, or -1
@@ -72,7 +72,7 @@ struct TableView {
 [[nodiscard]] std::string table_view_legend();
 
 // The scores, one clause per declared score: `score_cards: Ann 0, Bob 1`; "" if none.
-[[nodiscard]] std::string scores_text(const Ir& ir, const std::vector<std::vector<std::int64_t>>& scores,
+[[nodiscard]] std::string scores_text(const Ir& ir, const std::vector<std::vector<ScoreValue>>& scores,
                                       const std::vector<std::string>& names);
 
 }  // namespace rulebook::interpreter
