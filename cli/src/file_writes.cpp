@@ -10,10 +10,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <climits>
+#include <csignal>
+
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
@@ -32,7 +37,58 @@ const char* kind_of(mode_t mode) {
   return "another kind of file";
 }
 
+// The temporary file being written, for a signal handler to remove: a fixed buffer, since a
+// handler may not allocate, and a flag set once the name is complete. One write at a time per
+// process is enough: the commands write their files one after another. simulate --logs writes
+// from one thread too.
+char temporary_name[PATH_MAX + 1];
+std::atomic<bool> temporary_live{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "read from a signal handler");
+
+extern "C" void remove_temporary_and_die(int signal) {
+  if (temporary_live.load()) ::unlink(temporary_name);  // async-signal-safe
+  std::signal(signal, SIG_DFL);
+  std::raise(signal);
+}
+
+// Names the temporary file while it exists.
+class TemporaryName {
+ public:
+  explicit TemporaryName(const std::string& name) {
+    if (name.size() > PATH_MAX) return;
+    std::memcpy(temporary_name, name.c_str(), name.size() + 1);
+    temporary_live.store(true);
+  }
+  ~TemporaryName() { temporary_live.store(false); }
+  TemporaryName(const TemporaryName&) = delete;
+  TemporaryName& operator=(const TemporaryName&) = delete;
+};
+
+// ".NAME.XXXXXX" beside the target: a name near the system's limit (NAME_MAX, 255 bytes on
+// Linux) made the temporary name too long and the write failed, so the copied part is cut.
+std::string temporary_pattern(const std::filesystem::path& dir, const std::string& name) {
+  long limit = ::pathconf(dir.c_str(), _PC_NAME_MAX);
+  if (limit <= 0) limit = NAME_MAX;
+  constexpr std::size_t kAround = 8;  // the dot before, ".XXXXXX" after
+  std::string kept = name;
+  if (kept.size() + kAround > static_cast<std::size_t>(limit)) kept.resize(static_cast<std::size_t>(limit) - kAround);
+  return (dir / fmt::format(".{}.XXXXXX", kept)).string();
+}
+
 }  // namespace
+
+void remove_temporary_files_on_signals() {
+  for (const int signal : {SIGINT, SIGTERM, SIGHUP}) {
+    // A signal the process was started with ignored stays ignored (nohup; SIGINT in a
+    // background job of a script).
+    struct sigaction old {};
+    if (::sigaction(signal, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+    struct sigaction action {};
+    action.sa_handler = remove_temporary_and_die;
+    sigemptyset(&action.sa_mask);
+    ::sigaction(signal, &action, nullptr);
+  }
+}
 
 std::string replaceable_file_error(const std::string& path) {
   struct stat link {};
@@ -68,15 +124,26 @@ std::string write_file_atomically(const std::string& path, const std::string& co
 
   fs::path dir = target.parent_path();
   if (dir.empty()) dir = ".";
-  const std::string pattern = (dir / fmt::format(".{}.XXXXXX", target.filename().string())).string();
+  const std::string pattern = temporary_pattern(dir, target.filename().string());
   std::vector<char> name(pattern.begin(), pattern.end());
   name.push_back('\0');
+  // The signals wait while the file is made and named, so that a signal in between cannot
+  // leave a file the handler does not know of.
+  sigset_t blocked, previous;
+  sigemptyset(&blocked);
+  for (const int signal : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&blocked, signal);
+  ::sigprocmask(SIG_BLOCK, &blocked, &previous);
   const int fd = mkstemp(name.data());
-  if (fd < 0) return fmt::format("cannot create a temporary file in '{}': {}", dir.string(), std::strerror(errno));
+  const int make_error = errno;
+  std::optional<TemporaryName> named;
+  if (fd >= 0) named.emplace(std::string(name.data()));
+  ::sigprocmask(SIG_SETMASK, &previous, nullptr);
+  if (fd < 0) return fmt::format("cannot create a temporary file in '{}': {}", dir.string(), std::strerror(make_error));
   const std::string temp(name.data());
   auto fail = [&](const std::string& message) {
     ::close(fd);
     ::unlink(temp.c_str());
+    named.reset();
     return message;
   };
   std::size_t written = 0;
@@ -106,14 +173,57 @@ std::string write_file_atomically(const std::string& path, const std::string& co
   if (::close(fd) != 0) {
     const std::string err = std::strerror(errno);
     ::unlink(temp.c_str());
+    named.reset();
     return fmt::format("cannot write '{}': {}", temp, err);
   }
-  if (std::rename(temp.c_str(), target.c_str()) != 0) {
-    const std::string err = std::strerror(errno);
-    ::unlink(temp.c_str());
-    return fmt::format("cannot replace '{}': {}", path, err);
+  // The rename and forgetting the name happen with the signals held: after the rename the
+  // name is the target's, which a handler must not remove.
+  ::sigprocmask(SIG_BLOCK, &blocked, &previous);
+  const int renamed = std::rename(temp.c_str(), target.c_str());
+  const int rename_error = errno;
+  if (renamed != 0) ::unlink(temp.c_str());
+  named.reset();
+  ::sigprocmask(SIG_SETMASK, &previous, nullptr);
+  if (renamed != 0) return fmt::format("cannot replace '{}': {}", path, std::strerror(rename_error));
+  return {};
+}
+
+namespace {
+
+// Why files cannot be made in `dir`, or "" when they can (as far as the permissions say).
+std::string folder_error(const std::filesystem::path& dir) {
+  struct stat info {};
+  if (::stat(dir.c_str(), &info) != 0) return fmt::format("'{}' cannot be reached: {}", dir.string(), std::strerror(errno));
+  if (!S_ISDIR(info.st_mode)) return fmt::format("'{}' is not a folder", dir.string());
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+    return fmt::format("no file can be written in the folder '{}': {}", dir.string(), std::strerror(errno));
   }
   return {};
+}
+
+}  // namespace
+
+std::string output_file_error(const std::string& path) {
+  if (std::string error = replaceable_file_error(path); !error.empty()) return error;
+  std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  // Through a symbolic link the file is replaced in its target's folder.
+  std::error_code ec;
+  if (const auto target = std::filesystem::canonical(path, ec); !ec) dir = target.parent_path();
+  if (std::filesystem::path(path).filename().empty()) return fmt::format("'{}' names a folder, not a file", path);
+  return folder_error(dir);
+}
+
+std::string output_folder_error(const std::string& path) {
+  // The folder, or the nearest one above it that exists, in which the rest is created.
+  std::filesystem::path dir = path;
+  std::error_code ec;
+  while (!std::filesystem::exists(dir, ec) && dir.has_relative_path() && dir.has_parent_path() &&
+         dir.parent_path() != dir) {
+    dir = dir.parent_path();
+  }
+  if (!std::filesystem::exists(dir, ec)) dir = ".";
+  return folder_error(dir);
 }
 
 }  // namespace rulebook::cli

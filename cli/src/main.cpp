@@ -1,4 +1,9 @@
 // rulebook: a rules language for card games, its interpreter and its verifier.
+#include <cerrno>
+#include <cstdio>
+#include <iostream>
+#include <system_error>
+
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -32,17 +37,27 @@ int main(int argc, char** argv) {
   rulebook::cli::add_merge_command(app, exit_code);
   rulebook::cli::add_graph_command(app, exit_code);
   rulebook::cli::add_explain_command(app, exit_code);
+  rulebook::cli::remove_temporary_files_on_signals();
   try {
     app.parse(argc, argv);
+  } catch (const std::system_error& e) {
+    // fmt::print throws when stdout cannot take what it is given (a full disk, /dev/full).
+    return rulebook::cli::output_failed(e.code().value());
   } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
+    exit_code = app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+    exit_code = app.exit(e);
   } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
+    exit_code = app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);
-    return rulebook::cli::kExitBadInput;
+    exit_code = rulebook::cli::kExitBadInput;
   }
+  // What is still buffered, and any write that failed on the way: `fmt a > b && mv b a` must
+  // not go on when b was not written whole. (CLI11 writes help and version to std::cout.)
+  const bool flushed = std::fflush(stdout) == 0;
+  const int flush_error = flushed ? 0 : errno;
+  std::cout.flush();
+  if (!flushed || std::ferror(stdout) != 0 || !std::cout) return rulebook::cli::output_failed(flush_error);
   return exit_code;
 }

@@ -3,7 +3,9 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -57,6 +59,16 @@ void print_diagnostics(const grammar::Diagnostics& diagnostics,
 
 std::string json_text(const nlohmann::json& value, int indent) {
   return value.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+int output_failed(int error) {
+  // stdout is lost; stderr usually is not (a redirect of stdout alone). Its own failure
+  // cannot be reported anywhere.
+  std::clearerr(stdout);
+  fmt::print(stderr, "error: cannot write the output: {}; what was printed is incomplete\n",
+             error != 0 ? std::strerror(error) : "the stream failed");
+  std::fflush(stderr);
+  return kExitBadInput;
 }
 
 void print_json_error(const std::string& message, int exit_code, nlohmann::json context) {

@@ -44,6 +44,17 @@ std::string json_text(const nlohmann::json& value, int indent = -1);
 // `context` (the command's own fields, such as "ruleset") plus "error": MESSAGE and "exit".
 void print_json_error(const std::string& message, int exit_code, nlohmann::json context = nlohmann::json::object());
 
+// Standard output could not be written (a full disk, /dev/full, a closed descriptor): says
+// so on stderr, with the system's reason for `error` (an errno value, 0 if unknown), and
+// returns the exit code, kExitBadInput. Called once, at the end of main.
+int output_failed(int error);
+
+// From now on SIGINT, SIGTERM and SIGHUP remove the temporary file that
+// write_file_atomically is writing, if any, and then end the process as the signal would.
+// A command that handles the signals itself (simulate) installs its own handlers afterwards,
+// and its handler restores this one for the second signal.
+void remove_temporary_files_on_signals();
+
 // Writes `content` to `path` through a temporary file in the target's folder and a rename,
 // so that the file is either the old one or the complete new one; the new file keeps the old
 // one's owner and mode, and a symbolic link is written through (file_writes.cpp). Returns an
@@ -54,5 +65,12 @@ std::string write_file_atomically(const std::string& path, const std::string& co
 // not a regular file (a FIFO, a device, a folder), a broken link, several hard links. Needs no
 // open, so it never waits on a FIFO.
 std::string replaceable_file_error(const std::string& path);
+
+// Checked before the work, so that a long run does not end in an error at the last step:
+// why `path` cannot be written as a file (replaceable_file_error's reasons, or a folder that
+// does not exist or cannot be written), or why files cannot be made in the folder `path`
+// (created with its parents if missing). "" when it can, as far as the permissions tell.
+std::string output_file_error(const std::string& path);
+std::string output_folder_error(const std::string& path);
 
 }  // namespace rulebook::cli

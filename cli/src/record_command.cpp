@@ -11,6 +11,7 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include <fmt/format.h>
@@ -190,6 +191,8 @@ int run_record(const RecordOptions& options) {
   if (!save()) return kExitBadInput;
   try {
     return ask_until_over(*recorder, options, save);
+  } catch (const std::system_error&) {
+    throw;  // stdout cannot be written: main says so
   } catch (const std::exception& e) {  // a bug to report: the log saved last is kept
     fmt::print(stderr, "internal error: {}\n", e.what());
     return kExitInternal;

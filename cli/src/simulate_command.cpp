@@ -128,6 +128,20 @@ int run_simulate(const SimulateOptions& options) {
     return kExitBadInput;
   }
   if (!options.logs.empty() && !prepare_log_folder(options.logs, options.force)) return kExitBadInput;
+  // Where the results go is checked before the games: a path that cannot be written was found
+  // only after every game had been played.
+  if (!options.stats.empty()) {
+    if (const std::string error = output_file_error(options.stats); !error.empty()) {
+      fmt::print(stderr, "error: --stats {}: {}\n", options.stats, error);
+      return kExitBadInput;
+    }
+  }
+  if (!options.plot.empty()) {
+    if (const std::string error = output_folder_error(options.plot); !error.empty()) {
+      fmt::print(stderr, "error: --plot {}: {}\n", options.plot, error);
+      return kExitBadInput;
+    }
+  }
 
   const std::int64_t games = last - first;
   const bool show_progress = isatty(STDERR_FILENO) != 0 && games >= 200;
@@ -220,6 +234,7 @@ int run_simulate(const SimulateOptions& options) {
   // Every game was played: a signal while the logs are written stops the logs, not the
   // statistics, which are still printed and saved.
   bool logs_stopped = false;
+  bool logs_failed = false;
   if (!options.logs.empty() && !stopped) {
     for (std::int64_t g = first; g < last; ++g) {
       if (stop_requested().load()) {
@@ -231,17 +246,22 @@ int run_simulate(const SimulateOptions& options) {
       const std::string path = (std::filesystem::path(options.logs) / fmt::format("game-{:06}.jsonl", g)).string();
       const std::string write_error = write_file_atomically(path, game_log(*machine, *config, g, options.max_moves));
       if (!write_error.empty()) {
-        fmt::print(stderr, "error: {}\n", write_error);
-        return kExitBadInput;
+        // As after a signal: the logs stop, the statistics of every game are still given.
+        fmt::print(stderr, "error: {}; {} of {} logs written, each one whole; the statistics are of all {} games\n",
+                   write_error, g - first, games, games);
+        logs_failed = true;
+        break;
       }
     }
   }
 
   if (const std::string error = write_stats_and_plots(stats, options.stats, options.plot); !error.empty()) {
     fmt::print(stderr, "error: {}\n", error);
+    fmt::print("{}", stats::stats_report(stats, options.format == "json"));  // not lost with the file
     return kExitBadInput;
   }
   fmt::print("{}", stats::stats_report(stats, options.format == "json"));
+  if (logs_failed) return kExitBadInput;
   return stopped || logs_stopped ? stop_exit_code() : kExitOk;
 }
 
@@ -251,7 +271,7 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<SimulateOptions>();
   CLI::App* cmd = app.add_subcommand("simulate", "Play many games between random agents and report statistics");
   add_game_options(*cmd, options->game);
-  cmd->add_option("--games", options->games, "Number of games")->required()->transform(whole_number(1, 100000000));
+  cmd->add_option("--games", options->games, "Number of games")->required()->transform(whole_number(1, stats::kMaxGames));
   cmd->add_option("--jobs", options->jobs, "Threads to use (results do not depend on it)")
       ->transform(whole_number(1, 256))
       ->default_str("1");

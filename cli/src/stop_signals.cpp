@@ -1,6 +1,8 @@
 // SIGINT and SIGTERM as a request to stop (simulate): which one came decides the exit code.
 #include "stop_signals.hpp"
 
+#include "output.hpp"
+
 #include <csignal>
 
 namespace rulebook::cli {
@@ -16,9 +18,8 @@ extern "C" void on_stop_signal(int signal) {
   int none = 0;
   stop_signal_number.compare_exchange_strong(none, signal);
   stop_flag.store(true);
-  // The next one of either kind ends the process.
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
+  // The next one of either kind ends the process, removing a temporary file being written.
+  remove_temporary_files_on_signals();
 }
 
 }  // namespace

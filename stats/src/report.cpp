@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "counts.hpp"
+#include "rulebook/grammar/printable.hpp"
 #include "rulebook/stats/wilson.hpp"
 
 namespace rulebook::stats {
@@ -109,7 +110,8 @@ std::string stats_report(const SimulationStats& s, bool json) {
     return json_text(out, 2) + "\n";
   }
   std::string out;
-  out += fmt::format("{}: {} games, {} players, seed {}\n", s.ruleset, s.played, s.human_players(), s.seed);
+  // Names come from a statistics file, which merge reads from anywhere: printed as printable().
+  out += fmt::format("{}: {} games, {} players, seed {}\n", grammar::printable(s.ruleset), s.played, s.human_players(), s.seed);
   if (s.shards > 1) {
     out += fmt::format("shard {} of {}: games {} to {}\n", s.shard, s.shards, s.first_game(), s.first_game() + s.played - 1);
   }
@@ -123,7 +125,7 @@ std::string stats_report(const SimulationStats& s, bool json) {
   if (!s.payoff_names.empty()) {
     out += "payoffs (mean per finished game, 95% confidence interval: mean +- 1.96 standard errors):\n";
     for (std::size_t i = 0; i < s.payoff_names.size(); ++i) {
-      out += fmt::format("  {}:\n", s.payoff_names[i]);
+      out += fmt::format("  {}:\n", grammar::printable(s.payoff_names[i]));
       for (std::size_t p = 0; p < seats; ++p) {
         const auto m = s.payoff_mean(i, p);
         const std::string interval = m.half_width ? fmt::format("[{:.4f}, {:.4f}]", static_cast<double>(m.mean - *m.half_width),
@@ -157,9 +159,10 @@ std::string stats_report(const SimulationStats& s, bool json) {
   }
   for (std::size_t l = 0; l < labels; ++l) {
     if (s.reached[l] == 0) {
-      out += fmt::format("  never reached: {} ({})\n", s.labels[l], s.label_places[l]);
+      out += fmt::format("  never reached: {} ({})\n", grammar::printable(s.labels[l]), grammar::printable(s.label_places[l]));
     } else if (!s.fired.empty() && s.fired[l] == 0) {
-      out += fmt::format("  reached, never fired: {} ({})\n", s.labels[l], s.label_places[l]);
+      out += fmt::format("  reached, never fired: {} ({})\n", grammar::printable(s.labels[l]),
+                         grammar::printable(s.label_places[l]));
     }
   }
   return out;

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "counts.hpp"
+#include "rulebook/interpreter/machine.hpp"
 
 namespace rulebook::stats {
 
@@ -175,7 +176,12 @@ std::map<std::int64_t, std::int64_t> histogram_field(const nlohmann::json& j, co
     }
     const std::int64_t value = whole_number(pair[0], fmt::format("a value in \"{}\"", key));
     const std::int64_t count = whole_number(pair[1], fmt::format("a count in \"{}\"", key));
-    if (value > max_value) throw StatsError(fmt::format("\"{}\" has a value outside 0 to --max-moves", key));
+    if (value > max_value) {
+      throw StatsError(std::string(key) == "moves"
+                           ? fmt::format("\"{}\" has a value outside 0 to --max-moves", key)
+                           : fmt::format("\"{}\" has a value outside 0 to {} (the most a game can have within "
+                                         "--max-moves)", key, max_value));
+    }
     if (count == 0 || !h.emplace(value, count).second) {
       throw StatsError(fmt::format("\"{}\" has a repeated value or a count below 1", key));
     }
@@ -207,8 +213,46 @@ std::vector<std::int64_t> capped_games_field(const nlohmann::json& j, const Simu
   return games;
 }
 
+// The most rounds a game can have: a round takes a step at least, and the interpreter takes
+// at most kMaxStepsBetweenDecisions steps before each decision and after the last.
+std::int64_t max_rounds(std::int64_t max_moves) {
+  std::int64_t out = 0;
+  if (__builtin_mul_overflow(max_moves + 1, interpreter::Machine::kMaxStepsBetweenDecisions, &out)) {
+    return std::numeric_limits<std::int64_t>::max();
+  }
+  return out;
+}
+
+// The payoffs of a game are exact fractions of 64-bit integers, so each is at most 2^63 in
+// size: a sum over n games is at most n * 2^63, a sum of squares at most n * 2^126, and
+// (Cauchy-Schwarz) a sum's square at most n times the sum of squares. A file past these
+// printed "inf" means and variances below 0.
+void check_payoffs(const SimulationStats& s) {
+  const auto n = static_cast<long double>(s.finished());
+  const long double most = std::ldexp(1.0L, 63);
+  for (std::size_t k = 0; k < s.payoff_sum.size(); ++k) {
+    for (std::size_t p = 0; p < s.payoff_sum[k].size(); ++p) {
+      const long double sum = s.payoff_sum[k][p];
+      const long double sum_sq = s.payoff_sum_sq[k][p];
+      const std::string what = fmt::format("payoff {} of player {}", s.payoff_names[k], p);
+      if (std::fabs(sum) > n * most) {
+        throw StatsError(fmt::format("the \"sum\" of {} is larger than {} finished games can give", what, s.finished()));
+      }
+      if (sum_sq > n * most * most) {
+        throw StatsError(fmt::format("the \"sum_sq\" of {} is larger than {} finished games can give", what, s.finished()));
+      }
+      // Rounding makes the sum of squares a hair smaller than it should be: allow for it.
+      if (sum * sum > n * sum_sq * (1 + 1e-12L) + 1e-9L) {
+        throw StatsError(fmt::format("the \"sum\" and \"sum_sq\" of {} cannot both be right (the variance would be "
+                                     "below 0)", what));
+      }
+    }
+  }
+}
+
 // The parts must fit together, or the report would read past them or show shares above 100%.
 void check_counts(const SimulationStats& s) {
+  check_payoffs(s);
   const auto [first, last] = shard_range(s.games, s.shard, s.shards);
   if (s.played > last - first) throw StatsError("\"played\" is more than the shard's games");
   if (s.label_places.size() != s.labels.size() || s.reached.size() != s.labels.size() ||
@@ -247,8 +291,16 @@ SimulationStats stats_from_json(const nlohmann::json& j) {
   if (!j.is_object() || !j.contains("rulebook-stats")) {
     throw StatsError("not a statistics file of 'rulebook simulate --stats'");
   }
-  const int version = field<int>(j, "rulebook-stats");
-  if (version < 1 || version > kStatsVersion) throw StatsError("an unknown version of the statistics format");
+  // A whole number: get<int> read 4.9 as 4, and a huge float converted to an int is undefined.
+  if (!j.contains("rulebook-stats") || !j.at("rulebook-stats").is_number_integer()) {
+    throw StatsError("\"rulebook-stats\", the format's version, is not a whole number");
+  }
+  const std::int64_t version_number = whole_number(j.at("rulebook-stats"), "\"rulebook-stats\"");
+  if (version_number < 1 || version_number > kStatsVersion) {
+    throw StatsError(fmt::format("an unknown version of the statistics format ({}; this rulebook reads 1 to {})",
+                                 version_number, kStatsVersion));
+  }
+  const int version = static_cast<int>(version_number);
   SimulationStats s;
   s.ruleset = field<std::string>(j, "ruleset");
   s.file = field<std::string>(j, "file");
@@ -265,6 +317,9 @@ SimulationStats stats_from_json(const nlohmann::json& j) {
   }
   s.max_moves = count_field(j, "max_moves");
   s.games = count_field(j, "games");
+  if (s.games < 1 || s.games > kMaxGames) {
+    throw StatsError(fmt::format("\"games\" is {}, but a run has 1 to {} games (simulate --games)", s.games, kMaxGames));
+  }
   s.shard = count_field(j, "shard");
   s.shards = count_field(j, "shards");
   if (s.shards < 1 || s.shards > kMaxShards || s.shard >= s.shards) {
@@ -283,7 +338,7 @@ SimulationStats stats_from_json(const nlohmann::json& j) {
   s.capped = count_field(j, "capped");
   if (s.capped > s.played) throw StatsError("\"capped\" is more than \"played\"");
   s.capped_games = capped_games_field(j, s, version);
-  s.rounds = histogram_field(j, "rounds", std::numeric_limits<std::int64_t>::max());
+  s.rounds = histogram_field(j, "rounds", max_rounds(s.max_moves));
   s.moves = histogram_field(j, "moves", s.max_moves);
   s.version = version;
   if (version >= 3) {

@@ -235,7 +235,7 @@ TEST_CASE("stats: a file whose counts do not fit together is refused, naming the
         "\"rounds\" does not count every finished game");
   CHECK(refusal_of_edited(s, [](nlohmann::json& j) { j.erase("hash"); }) == "\"hash\" is missing");
   CHECK(refusal_of_edited(s, [](nlohmann::json& j) { j["rulebook-stats"] = 5; }) ==
-        "an unknown version of the statistics format");
+        "an unknown version of the statistics format (5; this rulebook reads 1 to 4)");
   CHECK(refusal([] { (void)rs::stats_from_text("[1, 2]"); }) == "not a statistics file of 'rulebook simulate --stats'");
   CHECK(refusal([] { (void)rs::stats_from_text("{\"rulebook-stats\": 3, "); }).rfind("not JSON: ", 0) == 0);
 }

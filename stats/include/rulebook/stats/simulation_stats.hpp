@@ -80,6 +80,8 @@ struct SimulationStats {
 };
 
 inline constexpr std::int64_t kMaxShards = 1000000;
+// The most games of one run (simulate --games), which a statistics file may count.
+inline constexpr std::int64_t kMaxGames = 100000000;
 inline constexpr std::size_t kCappedListed = 100;
 
 // The games of shard `shard` of `shards`: [first, last).
