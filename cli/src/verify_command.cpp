@@ -231,6 +231,10 @@ int run_verify(const VerifyCommandOptions& options) {
       return stop(kExitBadInput, fmt::format("error: cannot create the folder '{}' for counterexamples: {}",
                                              options.cex_out, ec.message()));
     }
+    // Checked before the proofs, which take minutes: a folder that cannot take the logs.
+    if (const std::string error = output_folder_error(options.cex_out); !error.empty()) {
+      return stop(kExitBadInput, fmt::format("error: --cex-out {}: {}", options.cex_out, error));
+    }
   }
   std::vector<rv::VerifyReport> reports;
   std::vector<std::vector<std::string>> log_paths;
