@@ -1,0 +1,282 @@
+// Hostile input, round two (issue 34), the reading part: work that was quadratic in the input
+// (did you mean, card kinds, header warnings), a variant base that blocks, one rule for a key
+// given twice in a log, memory for a log of blank lines, and text from input that reached the
+// terminal raw. Each test failed before its fix (docs/reliability.md, "Hostile input, round two").
+#include <catch2/catch.hpp>
+
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <spawn.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "support.hpp"
+
+using rulebook::test::quoted_path;
+using rulebook::test::read_text;
+using rulebook::test::run_rulebook;
+using rulebook::test::source_path;
+using rulebook::test::write_text;
+
+extern char** environ;
+
+namespace reliability_hostile_input_test {  // this file's own names (unity builds put several files in one)
+namespace {
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// Each run that used to take minutes or hours gets a minute; `timeout` ends it with 124.
+const std::string kMinute = "timeout 60";
+
+// A header line of a log of `rules` (a game of two humans, as `play` writes it), with `extra`
+// members added at its end.
+std::string header_line(const std::string& extra = "") {
+  return fmt::format(R"({{"log":"rulebook","version":1,"players":2,"seed":"1"{}}})", extra) + "\n";
+}
+
+const char* const kSmallRules = "game \"t\"\nplayers 2\ncards { standard52 }\nround {\n  end game\n}\n";
+
+// Runs `rulebook ARGS` directly (no shell) and returns its exit code and its peak resident
+// memory in KiB, as the kernel counted it for that one process (wait4).
+std::pair<int, long> run_measured(const std::vector<std::string>& args) {
+  std::vector<std::string> all{RULEBOOK_EXECUTABLE};
+  all.insert(all.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& a : all) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  REQUIRE(posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ) == 0);
+  posix_spawn_file_actions_destroy(&actions);
+  int status = 0;
+  struct rusage usage {};
+  REQUIRE(wait4(pid, &status, 0, &usage) == pid);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, usage.ru_maxrss};
+}
+
+}  // namespace
+
+// ---- did you mean: bounded work ---------------------------------------------------------------
+
+TEST_CASE("hostile 2: did-you-mean on long names and on many unknown names ends in seconds", "[hostile]") {
+  const std::string dir = rulebook::test::temp_folder();
+  // Names of 5,000 letters that differ only at the end: the full edit-distance table was
+  // 25 million cells for each pair, for every unknown name against every definition.
+  const std::string stem(5000, 'a');
+  std::string text = "game \"t\"\nplayers 2\ncards { standard52 }\nround {\n  end game\n}\n";
+  for (int i = 0; i < 60; ++i) text += fmt::format("def {}{:03}: int = 1\n", stem, i);
+  for (int i = 0; i < 60; ++i) text += fmt::format("def e{}: int = {}{:03}x\n", i, stem, i);
+  // And many short unknown names among many definitions: each was compared with each.
+  for (int i = 0; i < 4000; ++i) text += fmt::format("def d{}: int = u{}\n", i, i);
+  write_text(dir + "/names.rules", text);
+  const auto started = std::chrono::steady_clock::now();
+  const auto r = run_rulebook(fmt::format("check {}", quoted_path(dir + "/names.rules")), "", kMinute);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  CHECK(r.exit_code == 1);
+  CHECK(contains(r.err, "unknown name 'u3999'"));
+  // The first ones are still suggested.
+  CHECK(contains(r.err, fmt::format("unknown name '{}000x'; did you mean '{}000'?", stem, stem)));
+  CHECK(seconds < 30);
+  std::filesystem::remove_all(dir);
+}
+
+// ---- cards: a limit on the total, and a move of many cards in one pass --------------------------
+
+TEST_CASE("hostile 2: the cards of a game are limited in total and in kinds, at check time", "[hostile]") {
+  // 40 kinds of 10,000 cards each passed check (each kind is within its limit), and one game
+  // took 6 s to put the cards in the deck.
+  std::string many = "game \"t\"\nplayers 2\ncards {\n";
+  for (int i = 0; i < 40; ++i) many += fmt::format("  kind{}x: 10000\n", static_cast<char>('a' + i % 26) + std::string(1, static_cast<char>('a' + i / 26)));
+  many += "}\nzone deck: pile hidden\nsetup {\n  move box to deck\n}\nround {\n  end game\n}\n";
+  const std::string total = rulebook::test::check_text(many);
+  CHECK(contains(total, "the cards declared here come to 400000"));
+  CHECK(contains(total, "a game has at most 100000 cards of every kind together"));
+  // An option whose range reaches past the total counts at the top of its range.
+  const std::string ranged = rulebook::test::check_text(
+      "game \"t\"\nplayers 2\noption n: int = 10 in 1..10000\ncards {\n" + [] {
+        std::string k;
+        for (int i = 0; i < 11; ++i) k += fmt::format("  k{}x: n\n", static_cast<char>('a' + i));
+        return k;
+      }() + "}\nround {\n  end game\n}\n");
+  CHECK(contains(ranged, "come to 110000"));
+  std::string kinds = "game \"t\"\nplayers 2\ncards {\n";
+  for (int i = 0; i < 1001; ++i) kinds += fmt::format("  k{}: 1\n", std::string(1, static_cast<char>('a' + i % 26)) + std::to_string(i) + "x");
+  kinds += "}\nround {\n  end game\n}\n";
+  CHECK(contains(rulebook::test::check_text(kinds), "a game has at most 1000 card kinds; this is kind number 1001 of 1001"));
+}
+
+TEST_CASE("hostile 2: a count given with --option past the total is refused when the game starts", "[hostile]") {
+  const std::string dir = rulebook::test::temp_folder();
+  std::string text = "game \"t\"\nplayers 2\noption n: int = 1\ncards {\n";
+  for (int i = 0; i < 11; ++i) text += fmt::format("  k{}x: n\n", static_cast<char>('a' + i));
+  text += "}\nround {\n  end game\n}\n";
+  write_text(dir + "/t.rules", text);
+  const auto r = run_rulebook(fmt::format("simulate {} --games 1 --option n=10000", quoted_path(dir + "/t.rules")));
+  CHECK(r.exit_code == 2);
+  CHECK(contains(r.err, "more than the 100000 a game may have"));
+  std::filesystem::remove_all(dir);
+}
+
+// ---- logs: header warnings, a key twice, blank lines -------------------------------------------
+
+TEST_CASE("hostile 2: thousands of unknown header keys give 20 warnings and a count, in seconds", "[hostile]") {
+  const std::string dir = rulebook::test::temp_folder();
+  write_text(dir + "/t.rules", kSmallRules);
+  std::string extra;
+  for (int i = 0; i < 100000; ++i) extra += fmt::format(R"(,"unknown_key_number_{}":1)", i);
+  write_text(dir + "/log.jsonl", header_line(extra) + "{\"end\":{\"winners\":[],\"rounds\":1,\"moves\":0,\"scores\":{}}}\n");
+  const auto r = run_rulebook(fmt::format("replay {} {}", quoted_path(dir + "/t.rules"), quoted_path(dir + "/log.jsonl")), "",
+                              kMinute);
+  CHECK(r.exit_code == 0);
+  CHECK(contains(r.err, "unknown header key 'unknown_key_number_19' (ignored)"));
+  CHECK_FALSE(contains(r.err, "unknown header key 'unknown_key_number_20'"));
+  CHECK(contains(r.err, "and 99980 more unknown header keys (ignored)"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("hostile 2: a key given twice in a log line is an error for replay and for record alike", "[hostile]") {
+  const std::string dir = rulebook::test::temp_folder();
+  const std::string rules = source_path("rulesets/molestation-game.rules");
+  // The table game of the examples, with "players" given twice in its header: replay read the
+  // first (2), record the last (3), and record then rewrote the log.
+  const std::string log = read_text(source_path("rulesets/examples/molestation-table-game.jsonl"));
+  const std::size_t at = log.find("\"players\":");
+  REQUIRE(at != std::string::npos);
+  std::string doubled = log;
+  doubled.insert(at, "\"players\":3,");
+  write_text(dir + "/twice.jsonl", doubled);
+  const auto replayed = run_rulebook(fmt::format("replay {} {}", quoted_path(rules), quoted_path(dir + "/twice.jsonl")));
+  CHECK(replayed.exit_code == 2);
+  CHECK(contains(replayed.err, "the key \"players\" appears twice in one object"));
+  const auto recorded = run_rulebook(fmt::format("record {} -o {}", quoted_path(rules), quoted_path(dir + "/twice.jsonl")), "quit\n");
+  CHECK(recorded.exit_code == 2);
+  CHECK(read_text(dir + "/twice.jsonl") == doubled);  // left as it was
+  // Nested objects too: a move with "alternative" twice aborted record.
+  const std::string move_twice = header_line() + R"({"move":{"player":0,"alternative":"a","alternative":"b","choice":null}})" + "\n";
+  write_text(dir + "/move.jsonl", move_twice);
+  const auto nested = run_rulebook(fmt::format("replay {} {}", quoted_path(rules), quoted_path(dir + "/move.jsonl")));
+  CHECK(nested.exit_code == 2);
+  CHECK(contains(nested.err, "the key \"alternative\" appears twice in one object"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("hostile 2: a log of blank lines is read in memory bounded by its size", "[hostile]") {
+  const std::string dir = rulebook::test::temp_folder();
+  write_text(dir + "/t.rules", kSmallRules);
+  // 100 MB of blank lines: a line-start index of 8 bytes a line took 9 times the log.
+  constexpr std::size_t kBytes = 100u << 20;
+  {
+    std::ofstream out(dir + "/blank.jsonl", std::ios::binary);
+    out << header_line();
+    const std::string block(1u << 20, '\n');
+    for (std::size_t i = 0; i < kBytes / block.size(); ++i) out << block;
+  }
+  const auto [rc, kib] = run_measured({"replay", dir + "/t.rules", dir + "/blank.jsonl"});
+  CHECK(rc == 0);  // a game without decisions: the header is all its log needs
+  // The promise: 1.5 times the input, besides what the program needs for itself (under 100 MB
+  // with the sanitizers).
+  CHECK(kib * 1024L < static_cast<long>(kBytes * 3 / 2) + (100L << 20));
+  std::filesystem::remove_all(dir);
+}
+
+// ---- a variant's base ------------------------------------------------------------------------
+
+TEST_CASE("hostile 2: a variant whose base is a FIFO or a device is an error, not a wait", "[hostile]") {
+  const std::string dir = rulebook::test::temp_folder();
+  REQUIRE(::mkfifo((dir + "/base.rules").c_str(), 0600) == 0);
+  write_text(dir + "/variant.rules", "variant \"v\" of \"base.rules\"\n");
+  const auto fifo = run_rulebook(fmt::format("check {}", quoted_path(dir + "/variant.rules")), "", "timeout 20");
+  CHECK(fifo.exit_code == 1);
+  CHECK(contains(fifo.err, "base.rules': it is a FIFO, not a regular file"));
+  write_text(dir + "/device.rules", "variant \"v\" of \"/dev/zero\"\n");
+  const auto device = run_rulebook(fmt::format("check {}", quoted_path(dir + "/device.rules")), "", "timeout 20");
+  CHECK(device.exit_code == 1);
+  CHECK(contains(device.err, "it is a device, not a regular file"));
+  std::filesystem::remove_all(dir);
+}
+
+// ---- text from input that reaches the terminal ------------------------------------------------
+
+TEST_CASE("hostile 2: control characters from rule files and logs never reach the terminal raw", "[hostile]") {
+  const std::string dir = rulebook::test::temp_folder();
+  // A title with ESC, and one with a line break that would print a forged line.
+  write_text(dir + "/esc.rules", "game \"t\x1b[2J\"\nplayers 2\ncards { standard52 }\nround {\n  end game\n}\n");
+  const auto esc = run_rulebook(fmt::format("check {}", quoted_path(dir + "/esc.rules")));
+  CHECK(esc.exit_code == 1);
+  CHECK(contains(esc.err, "a control character (\\x1b) in a string"));
+  CHECK_FALSE(contains(esc.err, "\x1b"));
+  write_text(dir + "/newline.rules", "game \"t\\nerror: forged\"\nplayers 2\ncards { standard52 }\nround {\n  end game\n}\n");
+  const auto newline = run_rulebook(fmt::format("check {}", quoted_path(dir + "/newline.rules")));
+  CHECK(newline.exit_code == 1);
+  CHECK(contains(newline.err, "a line break (\\n) in a title or a path"));
+  // A comment may hold anything; the line shown above the caret has '?' in its place.
+  write_text(dir + "/comment.rules", "game \"t\"\nplayers 2\ncards { standard52 }  # \x1b]0;title\x07\nround {\n  end gme\n}\n");
+  const auto comment = run_rulebook(fmt::format("check {}", quoted_path(dir + "/comment.rules")));
+  CHECK_FALSE(contains(comment.err, "\x1b"));
+  write_text(dir + "/comment2.rules", "game \"t\"\nplayers 2\ncards { standard52 } zone \x1b[31m\nround {\n  end game\n}\n");
+  const auto shown = run_rulebook(fmt::format("check {}", quoted_path(dir + "/comment2.rules")));
+  CHECK(shown.exit_code == 1);
+  CHECK_FALSE(contains(shown.err, "\x1b"));
+  CHECK(contains(shown.err, "zone ?[31m"));
+  // From a log: a seat name with ESC or a line break is refused, an unknown key is escaped.
+  write_text(dir + "/t.rules", kSmallRules);
+  write_text(dir + "/names.jsonl", header_line(R"(,"names":["Ann\u001b[2J","Bob"])"));
+  const auto names = run_rulebook(fmt::format("replay {} {}", quoted_path(dir + "/t.rules"), quoted_path(dir + "/names.jsonl")));
+  CHECK(names.exit_code == 2);
+  CHECK(contains(names.err, "seat name 'Ann\\x1b[2J' has a control character"));
+  CHECK_FALSE(contains(names.err, "\x1b"));
+  write_text(dir + "/key.jsonl", header_line(R"(,"x\u001b]0;pwned\u0007\nerror: forged":1)") +
+                                     "{\"end\":{\"winners\":[],\"rounds\":1,\"moves\":0,\"scores\":{}}}\n");
+  const auto key = run_rulebook(fmt::format("replay {} {}", quoted_path(dir + "/t.rules"), quoted_path(dir + "/key.jsonl")));
+  CHECK(key.exit_code == 0);
+  CHECK(contains(key.err, "unknown header key 'x\\x1b]0;pwned\\x07\\nerror: forged' (ignored)"));
+  CHECK_FALSE(contains(key.err, "\x1b"));
+  CHECK_FALSE(contains(key.err, "\nerror: forged"));
+  std::filesystem::remove_all(dir);
+}
+
+// ---- a score that faults ------------------------------------------------------------------------
+
+TEST_CASE("hostile 2: a score whose expression faults is shown as the fault, not as 0", "[hostile]") {
+  const std::string dir = rulebook::test::temp_folder();
+  // docs/language.md: "A fault is never skipped." The pile is empty when the game ends.
+  write_text(dir + "/t.rules",
+             "game \"t\"\nplayers 2\ncards { standard52 }\nzone stack: pile public\n"
+             "score top_rank(p) = rank(top(stack))\nround {\n  end game\n}\n");
+  write_text(dir + "/log.jsonl", header_line() + R"({"round":1})" + "\n" +
+                                     R"({"end":{"winners":[],"rounds":1,"moves":0,"scores":{"top_rank":[null,null]}}})" + "\n");
+  const auto text = run_rulebook(fmt::format("replay {} {}", quoted_path(dir + "/t.rules"), quoted_path(dir + "/log.jsonl")));
+  INFO(text.out << text.err);
+  CHECK(text.exit_code == 0);
+  CHECK(contains(text.out, "top_rank: player 0 = fault: "));
+  CHECK_FALSE(contains(text.out, "= 0"));
+  const auto json = run_rulebook(
+      fmt::format("replay {} {} --format json", quoted_path(dir + "/t.rules"), quoted_path(dir + "/log.jsonl")));
+  REQUIRE(nlohmann::json::accept(json.out));
+  const auto scores = nlohmann::json::parse(json.out)["logs"][0]["scores"]["top_rank"];
+  REQUIRE(scores.size() == 2);
+  CHECK(scores[0].is_object());
+  CHECK(scores[0]["fault"].get<std::string>().find("stack") != std::string::npos);
+  // A log that gives the faulted score as a number is refused, as for any wrong score.
+  write_text(dir + "/zero.jsonl", header_line() + R"({"round":1})" + "\n" +
+                                      R"({"end":{"winners":[],"rounds":1,"moves":0,"scores":{"top_rank":[0,0]}}})" + "\n");
+  const auto zero = run_rulebook(fmt::format("replay {} {}", quoted_path(dir + "/t.rules"), quoted_path(dir + "/zero.jsonl")));
+  CHECK(zero.exit_code == 1);
+  CHECK(contains(zero.err, "by the rules it is [null,null] (null: the score's expression faults in the final state)"));
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace reliability_hostile_input_test
