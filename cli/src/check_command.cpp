@@ -10,6 +10,7 @@
 #include "commands.hpp"
 #include "output.hpp"
 #include "rulebook/grammar/load.hpp"
+#include "rulebook/grammar/printable.hpp"
 #include "rulebook/ir/dump.hpp"
 #include "rulebook/ir/lower.hpp"
 
@@ -68,7 +69,7 @@ int run_check(const CheckOptions& options) {
     print_diagnostics(diagnostics, sources, OutputFormat::kText);
     if (!options.quiet && options.dump_ir != "-") {  // stdout holds the dump
       for (const FileResult& r : results) {
-        if (r.status == "ok") fmt::print("{}: ok\n", r.path);
+        if (r.status == "ok") fmt::print("{}: ok\n", grammar::printable(r.path));
       }
     }
   }

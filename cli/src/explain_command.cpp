@@ -7,6 +7,7 @@
 #include "commands.hpp"
 #include "output.hpp"
 #include "rulebook/grammar/codes.hpp"
+#include "rulebook/grammar/printable.hpp"
 #include "rulebook/grammar/suggest.hpp"
 
 namespace rulebook::cli {
@@ -32,7 +33,7 @@ int run_explain(const ExplainOptions& options) {
     grammar::ClosestName closest(options.code);
     for (const grammar::CodeInfo& c : grammar::all_codes()) closest.consider(std::string(c.id));
     fmt::print(stderr, "rulebook explain: no diagnostic has the code '{}'{}; 'rulebook explain --list' lists them\n",
-               options.code, closest.best().empty() ? "" : fmt::format(" (did you mean {}?)", closest.best()));
+               grammar::printable(options.code), closest.best().empty() ? "" : fmt::format(" (did you mean {}?)", closest.best()));
     return kExitBadInput;
   }
   fmt::print("{}: {}\n\n{}\n", found->id, found->title, found->explanation);

@@ -190,13 +190,28 @@ std::string write_file_atomically(const std::string& path, const std::string& co
 
 namespace {
 
-// Why files cannot be made in `dir`, or "" when they can (as far as the permissions say).
+// Why files cannot be made in `dir`, or "" when they can. The permissions do not tell it all
+// (root passes every check; /proc refuses new files; a file system may be read-only), so a
+// temporary file is made and removed, as the real write will make one.
 std::string folder_error(const std::filesystem::path& dir) {
   struct stat info {};
   if (::stat(dir.c_str(), &info) != 0) return fmt::format("'{}' cannot be reached: {}", dir.string(), std::strerror(errno));
   if (!S_ISDIR(info.st_mode)) return fmt::format("'{}' is not a folder", dir.string());
-  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
-    return fmt::format("no file can be written in the folder '{}': {}", dir.string(), std::strerror(errno));
+  std::string probe = (dir / ".rulebook-check.XXXXXX").string();
+  const int fd = ::mkstemp(probe.data());
+  if (fd < 0) return fmt::format("no file can be written in the folder '{}': {}", dir.string(), std::strerror(errno));
+  ::close(fd);
+  ::unlink(probe.c_str());
+  return {};
+}
+
+// A name longer than the file system takes (NAME_MAX, 255 bytes on Linux) in `path`.
+std::string name_length_error(const std::filesystem::path& path) {
+  for (const auto& part : path) {
+    if (part.string().size() > NAME_MAX) {
+      return fmt::format("a name in '{}' is {} bytes long, more than the {} a file system takes", path.string(),
+                         part.string().size(), NAME_MAX);
+    }
   }
   return {};
 }
@@ -204,6 +219,7 @@ std::string folder_error(const std::filesystem::path& dir) {
 }  // namespace
 
 std::string output_file_error(const std::string& path) {
+  if (std::string error = name_length_error(path); !error.empty()) return error;
   if (std::string error = replaceable_file_error(path); !error.empty()) return error;
   std::filesystem::path dir = std::filesystem::path(path).parent_path();
   if (dir.empty()) dir = ".";
@@ -215,6 +231,7 @@ std::string output_file_error(const std::string& path) {
 }
 
 std::string output_folder_error(const std::string& path) {
+  if (std::string error = name_length_error(path); !error.empty()) return error;
   // The folder, or the nearest one above it that exists, in which the rest is created.
   std::filesystem::path dir = path;
   std::error_code ec;

@@ -9,6 +9,7 @@
 
 #include "commands.hpp"
 #include "output.hpp"
+#include "rulebook/grammar/printable.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"rulebook: write card-game rules as text, check them, play and verify them"};
@@ -50,7 +51,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     exit_code = app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    // CLI11's message quotes the argument as typed: written out, as all text from input.
+    fmt::print(stderr, "{}\nRun with --help for more information.\n", rulebook::grammar::printable(e.what()));
     exit_code = rulebook::cli::kExitBadInput;
   }
   // What is still buffered, and any write that failed on the way: `fmt a > b && mv b a` must

@@ -8,6 +8,7 @@
 
 #include "commands.hpp"
 #include "output.hpp"
+#include "rulebook/grammar/printable.hpp"
 #include "rulebook/grammar/source.hpp"
 #include "rulebook/stats/merge.hpp"
 #include "rulebook/stats/report.hpp"
@@ -34,13 +35,13 @@ int run_merge(const MergeOptions& options) {
     std::string error;
     const std::optional<std::string> text = grammar::read_file(path, error);
     if (!text) {
-      fmt::print(stderr, "error: cannot read '{}': {}\n", path, error);
+      fmt::print(stderr, "error: cannot read '{}': {}\n", grammar::printable(path), error);
       return kExitBadInput;
     }
     try {
       shards.push_back(stats::stats_from_text(*text));
     } catch (const StatsError& e) {
-      fmt::print(stderr, "error: {}: {}\n", path, e.what());
+      fmt::print(stderr, "error: {}: {}\n", grammar::printable(path), grammar::printable(e.what()));
       return kExitBadInput;
     }
   }
@@ -48,7 +49,7 @@ int run_merge(const MergeOptions& options) {
   try {
     merged = stats::merge_stats(std::move(shards), options.files);
   } catch (const StatsError& e) {
-    fmt::print(stderr, "error: {}\n", e.what());
+    fmt::print(stderr, "error: {}\n", grammar::printable(e.what()));
     return kExitBadInput;
   }
   if (const std::string error = write_stats_and_plots(merged, options.stats, options.plot); !error.empty()) {

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "rulebook/grammar/printable.hpp"
+
 namespace rulebook::cli {
 
 namespace {
@@ -46,7 +48,8 @@ std::optional<ri::PlayerId> viewer_named(const std::string& as, const std::vecto
     const long number = std::strtol(as.c_str(), nullptr, 10);
     if (static_cast<std::size_t>(number) < names.size()) return static_cast<ri::PlayerId>(number);
   }
-  error = fmt::format("--as {}: the log's players are {} (by name or number from 0), or give table", as, fmt::join(names, ", "));
+  error = fmt::format("--as {}: the log's players are {} (by name or number from 0), or give table", grammar::printable(as),
+                      fmt::join(names, ", "));
   return std::nullopt;
 }
 

@@ -20,6 +20,7 @@
 #include "progress.hpp"
 #include "save_stats.hpp"
 #include "stop_signals.hpp"
+#include "rulebook/grammar/printable.hpp"
 #include "rulebook/logs/log.hpp"
 #include "rulebook/interpreter/simulate.hpp"
 #include "rulebook/stats/report.hpp"
@@ -149,7 +150,7 @@ int run_simulate(const SimulateOptions& options) {
   const ri::Ir& ir = machine->ir();
   stats::SimulationStats stats;
   stats.ruleset = ir.title;
-  stats.file = options.game.file;
+  stats.file = grammar::printable(options.game.file);  // a path is any bytes; the file holds text
   stats.source_hash = ir.source_hash;
   stats.players_requested = config->players;
   stats.options = config->options;

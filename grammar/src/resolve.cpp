@@ -34,6 +34,15 @@ std::optional<Program> Checker::run(ast::RulesFile file) {
   program_.file = std::move(file);
   declare_builtins();
   declare_globals();
+  // The policies' entries, for the choices they name (check_policy_entries).
+  for (const ast::Decl& decl : program_.file.decls) {
+    const auto* policy = as<ast::PolicyDecl>(decl);
+    if (policy == nullptr) continue;
+    std::set<std::string> seen;
+    for (const ast::PolicyEntry& entry : policy->entries) {
+      if (seen.insert(entry.rule.text).second) policy_entries_[entry.rule.text].push_back(&entry);
+    }
+  }
   check_declarations();
   check_policies();
   warn_unused_definitions();
@@ -388,6 +397,28 @@ void Checker::check_declarations() {
   }
 }
 
+void Checker::check_policy_entries(const std::string& label, const Type& element) {
+  const auto entries = policy_entries_.find(label);
+  if (entries == policy_entries_.end()) return;
+  // Typed with the names visible at the choice, plus `chooser` and `legal`.
+  for (const ast::PolicyEntry* entry : entries->second) {
+    // `chooser` and `legal` are the entry's own: a rule after the choice does not see them, and
+    // an unknown `legal` there is not "out of scope".
+    std::map<std::string, SourceSpan> ended_before;
+    for (const char* name : {"chooser", "legal"}) {
+      if (auto it = ended_locals_.find(name); it != ended_locals_.end()) ended_before.insert(*it);
+    }
+    push_scope();
+    scopes_.back().push_back(Local{"chooser", Type::player(), entry->rule.span, LocalRef{nullptr, 0}});
+    scopes_.back().push_back(Local{"legal", Type::set_of(element), entry->rule.span, LocalRef{nullptr, 1}});
+    program_.policy_legal_types[label] = element;
+    expect(entry->choice, element, "policy choice");
+    pop_scope();
+    for (const char* name : {"chooser", "legal"}) ended_locals_.erase(name);
+    ended_locals_.insert(ended_before.begin(), ended_before.end());
+  }
+}
+
 void Checker::check_policies() {
   for (const ast::Decl& decl : program_.file.decls) {
     const auto* policy = as<ast::PolicyDecl>(decl);
@@ -406,8 +437,7 @@ void Checker::check_policies() {
             .notes.push_back({mixed->second, "the decision is here"});
         continue;
       }
-      auto scope = choose_scopes_.find(entry.rule.text);
-      if (scope == choose_scopes_.end()) {
+      if (choose_types_.find(entry.rule.text) == choose_types_.end()) {
         auto label = program_.rule_labels.find(entry.rule.text);
         const auto random = random_choices_.find(entry.rule.text);
         if (random != random_choices_.end()) {
@@ -425,15 +455,7 @@ void Checker::check_policies() {
         }
         continue;
       }
-      // The entry is typed where the choice stands, plus `chooser` and `legal`.
-      push_scope();
-      for (const Local& local : scope->second) scopes_.back().push_back(local);
-      const Type element = choose_types_[entry.rule.text];
-      scopes_.back().push_back(Local{"chooser", Type::player(), entry.rule.span, LocalRef{nullptr, 0}});
-      scopes_.back().push_back(Local{"legal", Type::set_of(element), entry.rule.span, LocalRef{nullptr, 1}});
-      program_.policy_legal_types[entry.rule.text] = element;
-      expect(entry.choice, element, "policy choice");
-      pop_scope();
+      // The entry's choice was typed where the choice stands (check_policy_entries).
     }
   }
 }

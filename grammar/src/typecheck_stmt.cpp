@@ -119,10 +119,8 @@ void Checker::stmt(const ast::Stmt& s, StmtContext context) {
           if (!label.empty() && node.at_random) {
             random_choices_[label] = s.span;  // no player decides it: no policy entry may name it
           } else if (!label.empty()) {
-            std::vector<Local> visible;
-            for (const auto& scope : scopes_) visible.insert(visible.end(), scope.begin(), scope.end());
-            choose_scopes_[label] = std::move(visible);
             choose_types_[label] = domain.element_type();
+            check_policy_entries(label, domain.element_type());
           }
           // The chosen name is visible in the filter and in the rest of the block.
           bind(node.var, domain.element_type());

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "executor.hpp"
+#include "rulebook/grammar/printable.hpp"
 #include "rulebook/grammar/program.hpp"  // kMaxCardsOfAKind, the checker's limit
 #include "inline_defs.hpp"
 
@@ -35,7 +36,7 @@ Value parse_option(const OptionInfo& option, const std::string& text, const Ir& 
       std::int64_t v = 0;
       const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
       if (r.ec != std::errc() || r.ptr != text.data() + text.size()) {
-        throw ConfigError(fmt::format("option '{}' takes an int, not '{}'", option.name, text));
+        throw ConfigError(fmt::format("option '{}' takes an int, not '{}'", option.name, grammar::printable(text)));
       }
       if (option.has_range && (v < option.min || v > option.max)) {
         throw ConfigError(fmt::format("option '{}' must be in {}..{}, not {}", option.name, option.min, option.max, v));
@@ -45,7 +46,7 @@ Value parse_option(const OptionInfo& option, const std::string& text, const Ir& 
     case TypeKind::kBool:
       if (text == "true") return Value::boolean(true);
       if (text == "false") return Value::boolean(false);
-      throw ConfigError(fmt::format("option '{}' takes true or false, not '{}'", option.name, text));
+      throw ConfigError(fmt::format("option '{}' takes true or false, not '{}'", option.name, grammar::printable(text)));
     case TypeKind::kEnum: {
       const auto e = static_cast<std::size_t>(type.enum_id);
       if (e < ir.enums.size()) {
@@ -53,7 +54,7 @@ Value parse_option(const OptionInfo& option, const std::string& text, const Ir& 
         const auto it = std::find(values.begin(), values.end(), text);
         if (it != values.end()) return Value::enumeration(static_cast<std::int32_t>(e), it - values.begin());
         throw ConfigError(fmt::format("option '{}' takes one of {}, not '{}'", option.name,
-                                      fmt::join(values, ", "), text));
+                                      fmt::join(values, ", "), grammar::printable(text)));
       }
       break;
     }
@@ -85,7 +86,7 @@ State Machine::start(const GameConfig& config, EventSink* sink) const {
     if (it == ir.options.end()) {
       std::vector<std::string> known;
       for (const OptionInfo& o : ir.options) known.push_back(o.name);
-      throw ConfigError(fmt::format("'{}' has no option '{}' (options: {})", ir.title, name,
+      throw ConfigError(fmt::format("'{}' has no option '{}' (options: {})", ir.title, grammar::printable(name),
                                     known.empty() ? "none" : fmt::format("{}", fmt::join(known, ", "))));
     }
     s.options[static_cast<std::size_t>(it - ir.options.begin())] = parse_option(*it, text, ir);
@@ -314,7 +315,8 @@ std::string Machine::value_text(const State& state, const Value& v) const {
 
 std::string Machine::where(const grammar::SourceSpan& span) const {
   if (!span.valid() || span.file >= ir_->file_paths.size()) return "?";
-  return fmt::format("{}:{}", ir_->file_paths[span.file], span.line);
+  // A path is any bytes: written out as printable() text, as everything from input that is printed.
+  return fmt::format("{}:{}", grammar::printable(ir_->file_paths[span.file]), span.line);
 }
 
 std::string Machine::summary(const State& state) const {

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "counts.hpp"
+#include "rulebook/grammar/printable.hpp"
 #include "rulebook/interpreter/machine.hpp"
 
 namespace rulebook::stats {
@@ -250,8 +251,30 @@ void check_payoffs(const SimulationStats& s) {
   }
 }
 
+// Names are printed in the report, in charts (SVG, where most control characters are not even
+// allowed) and in JSON; simulate writes none (a title cannot hold one; paths are written out
+// with grammar::printable), so a statistics file that has one was made by hand.
+void check_text(const SimulationStats& s) {
+  const auto plain = [](const std::string& text, const std::string& what) {
+    if (grammar::has_control_character(text)) {
+      throw StatsError(fmt::format("{} holds a control character ({})", what, grammar::printable(text)));
+    }
+  };
+  plain(s.ruleset, "\"ruleset\"");
+  plain(s.file, "\"file\"");
+  plain(s.source_hash, "\"hash\"");
+  for (const auto& [name, value] : s.options) {
+    plain(name, "an option's name");
+    plain(value, fmt::format("option {}", grammar::printable(name)));
+  }
+  for (const std::string& label : s.labels) plain(label, "a label");
+  for (const std::string& place : s.label_places) plain(place, "a label's place");
+  for (const std::string& name : s.payoff_names) plain(name, "a payoff's name");
+}
+
 // The parts must fit together, or the report would read past them or show shares above 100%.
 void check_counts(const SimulationStats& s) {
+  check_text(s);
   check_payoffs(s);
   const auto [first, last] = shard_range(s.games, s.shard, s.shards);
   if (s.played > last - first) throw StatsError("\"played\" is more than the shard's games");

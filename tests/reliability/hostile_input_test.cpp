@@ -93,6 +93,29 @@ TEST_CASE("hostile 2: did-you-mean on long names and on many unknown names ends 
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("hostile 2: labelled choices and long lists on one line are checked in time and memory linear in them",
+          "[hostile]") {
+  const std::string dir = rulebook::test::temp_folder();
+  // Found by the round's probe: each labelled choice kept a copy of every name visible there,
+  // for the policies (6,000 choices, a 245 KB file: 2.7 GB); and a long line made each place
+  // in it cost the line's length (an enum of 800,000 values on one line: minutes).
+  std::string choices = "game \"t\"\nplayers 2\ncards { k: 4 }\nzone deck: pile hidden\nsetup {\n  move box to deck\n}\n"
+                        "round {\n  end game\n";
+  for (int i = 0; i < 6000; ++i) choices += fmt::format("  rule l{}: choose x{} in deck by seat 0\n", i, i);
+  choices += "}\npolicy bot {\n  l5999: x0\n}\n";  // the last choice's policy still sees the first name
+  write_text(dir + "/choices.rules", choices);
+  const auto [rc, kib] = run_measured({"check", dir + "/choices.rules"});
+  CHECK(rc == 0);
+  CHECK(kib < 400 * 1024);
+  std::string list = "game \"t\"\nplayers 2\ncards { standard52 }\nenum e {";
+  for (int i = 0; i < 600000; ++i) list += fmt::format("{}v{}", i == 0 ? "" : ",", i);
+  list += "}\nround {\n  end game\n}\n";
+  write_text(dir + "/list.rules", list);
+  const auto r = run_rulebook(fmt::format("check {}", quoted_path(dir + "/list.rules")), "", kMinute);
+  CHECK(r.exit_code == 0);
+  std::filesystem::remove_all(dir);
+}
+
 // ---- cards: a limit on the total, and a move of many cards in one pass --------------------------
 
 TEST_CASE("hostile 2: the cards of a game are limited in total and in kinds, at check time", "[hostile]") {
@@ -245,6 +268,23 @@ TEST_CASE("hostile 2: control characters from rule files and logs never reach th
   CHECK(contains(key.err, "unknown header key 'x\\x1b]0;pwned\\x07\\nerror: forged' (ignored)"));
   CHECK_FALSE(contains(key.err, "\x1b"));
   CHECK_FALSE(contains(key.err, "\nerror: forged"));
+  // From the command line: a file name, an option's value, a value CLI11 refuses.
+  const std::string forged = "r\x1b[31mX\r\nerror: forged\xc2\x9b";
+  write_text(dir + "/" + forged + ".rules", kSmallRules);
+  const std::vector<std::string> commands = {
+      "check " + quoted_path(dir + "/" + forged + ".rules"),
+      "simulate " + quoted_path(dir + "/t.rules") + " --games 1 --option " + quoted_path(forged + "=1"),
+      "simulate " + quoted_path(dir + "/t.rules") + " --games " + quoted_path(forged),
+      "explain " + quoted_path(forged),
+      "merge " + quoted_path(dir + "/" + forged + ".json"),
+  };
+  for (const std::string& command : commands) {
+    INFO(command);
+    const auto r = run_rulebook(command);
+    CHECK(contains(r.out + r.err, "\\x1b[31mX\\r\\nerror: forged\\u009b"));
+    CHECK_FALSE(contains(r.out + r.err, "\x1b"));
+    CHECK_FALSE(contains(r.out + r.err, "\xc2\x9b"));
+  }
   std::filesystem::remove_all(dir);
 }
 

@@ -117,6 +117,11 @@ TEST_CASE("hostile 2: simulate checks --stats and --plot before it plays", "[hos
       {"--stats " + quoted_path(dir), "is not a regular file but a folder"},
       {"--plot " + quoted_path(dir + "/file"), "'" + dir + "/file' is not a folder"},
       {"--plot " + quoted_path(dir + "/file/charts"), "'" + dir + "/file' is not a folder"},
+      // Found by the round's probe, after the first fix: names the file system refuses, and a
+      // folder that takes no new file whatever its permissions say.
+      {"--stats " + quoted_path(dir + "/" + std::string(256, 'x')), "is 256 bytes long, more than the 255"},
+      {"--plot " + quoted_path(dir + "/" + std::string(256, 'x')), "is 256 bytes long, more than the 255"},
+      {"--stats /proc/x.json", "no file can be written in the folder '/proc'"},
   };
   for (const auto& [option, message] : cases) {
     INFO(option);
@@ -226,6 +231,9 @@ TEST_CASE("hostile 2: merge refuses statistics that no run can give", "[hostile]
   s = good;
   s["rounds"] = nlohmann::json::array({nlohmann::json::array({std::numeric_limits<std::int64_t>::max(), 1})});
   refused("rounds.json", s, "\"rounds\" has a value outside");
+  s = good;
+  s["ruleset"] = "Hearts\x1b[31m\r\nerror: forged";  // printed raw, and made the SVG charts invalid XML
+  refused("control.json", s, "\"ruleset\" holds a control character (Hearts\\x1b[31m\\r\\nerror: forged)");
   s = good;
   s["games"] = 200000000;
   refused("games.json", s, "\"games\" is 200000000, but a run has 1 to 100000000 games");
