@@ -1,4 +1,6 @@
 // rulebook: a rules language for card games, its interpreter and its verifier.
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <iostream>
@@ -11,7 +13,36 @@
 #include "output.hpp"
 #include "rulebook/grammar/printable.hpp"
 
+namespace {
+
+// Standard error, made so that a write never fails: a message that cannot be written (stderr on
+// a full disk, /dev/full, closed) cannot be reported anywhere, and must not stop the command.
+// fmt::print throws when a write fails, and the abort that followed lost the report and the
+// statistics of `simulate ... 2>/dev/full`.
+ssize_t write_to_stderr(void* /*cookie*/, const char* data, size_t size) {
+  std::size_t done = 0;
+  while (done < size) {
+    const ssize_t n = ::write(STDERR_FILENO, data + done, size - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;  // lost: nothing to tell it to
+    done += static_cast<std::size_t>(n);
+  }
+  return static_cast<ssize_t>(size);
+}
+
+void make_stderr_unfailing() {
+  cookie_io_functions_t io{};
+  io.write = write_to_stderr;
+  if (FILE* err = ::fopencookie(nullptr, "w", io); err != nullptr) {
+    std::setvbuf(err, nullptr, _IONBF, 0);
+    stderr = err;  // glibc's stderr is a variable a program may set
+  }
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  make_stderr_unfailing();
   CLI::App app{"rulebook: write card-game rules as text, check them, play and verify them"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("rulebook " RULEBOOK_VERSION));

@@ -120,6 +120,13 @@ int run_play(const PlayOptions& options) {
   const std::uint64_t random_seed = std::random_device{}();
   const std::optional<ri::GameConfig> config = game_config(options.game, random_seed);
   if (!config) return kExitBadInput;
+  // Checked before the game: a path that cannot take the log was found after the last move.
+  if (!options.log.empty()) {
+    if (const std::string error = output_file_error(options.log); !error.empty()) {
+      fmt::print(stderr, "error: --log: {}\n", error);
+      return kExitBadInput;
+    }
+  }
   std::set<int> humans(options.humans.begin(), options.humans.end());
   if (humans.empty()) humans.insert(0);
   ri::LogWriter log(*machine, *config);

@@ -21,6 +21,7 @@
 #include "number_options.hpp"
 #include "output.hpp"
 #include "rulebook/grammar/load.hpp"
+#include "rulebook/grammar/printable.hpp"
 #include "rulebook/logs/recorder.hpp"
 #include "rulebook/logs/replay.hpp"
 
@@ -57,7 +58,7 @@ void ask(const ri::Question& q) {
 }
 
 // Why the log cannot be written in `path`'s folder, or "" (checked before any question).
-std::string folder_error(const std::string& path) {
+std::string folder_error_unprintable(const std::string& path) {
   std::filesystem::path dir = std::filesystem::path(path).parent_path();
   if (dir.empty()) dir = ".";
   struct stat st {};
@@ -65,6 +66,7 @@ std::string folder_error(const std::string& path) {
   if (::access(dir.c_str(), W_OK) != 0) return fmt::format("cannot write '{}': the folder '{}' is not writable", path, dir.string());
   return replaceable_file_error(path);
 }
+std::string folder_error(const std::string& path) { return grammar::printable(folder_error_unprintable(path)); }
 
 // A saved log to go on from: checked as `replay --partial` would, its diagnostics printed.
 bool check_saved_log(const ri::Machine& machine, const grammar::SourceManager& sources, const std::string& path,

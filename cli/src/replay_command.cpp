@@ -15,6 +15,7 @@
 #include "game_setup.hpp"
 #include "output.hpp"
 #include "replay_views.hpp"
+#include "rulebook/grammar/printable.hpp"
 #include "rulebook/logs/replay.hpp"
 
 namespace rulebook::cli {
@@ -177,7 +178,7 @@ int run_replay(const ReplayCommandOptions& options) {
       text = grammar::read_file(path, error);
     }
     if (!text) {
-      fmt::print(stderr, "error: cannot read the log '{}': {}\n", path, error);
+      fmt::print(stderr, "error: cannot read the log '{}': {}\n", grammar::printable(path), error);
       exit_code = std::max(exit_code, kExitBadInput);
       if (json) out["logs"].push_back({{"log", path}, {"result", "unreadable"}, {"message", error}});
       continue;

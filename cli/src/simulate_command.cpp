@@ -59,7 +59,7 @@ std::optional<std::pair<std::int64_t, std::int64_t>> parse_shard(const std::stri
     return std::pair{index, count};
   }
   fmt::print(stderr, "error: --shard takes I/N, the shard's number I from 0 to N-1 of N shards (as 2/4), not '{}'\n",
-             text);
+             grammar::printable(text));
   return std::nullopt;
 }
 
@@ -79,20 +79,20 @@ bool prepare_log_folder(const std::string& folder, bool force) {
   std::error_code ec;
   std::filesystem::create_directories(folder, ec);
   if (ec) {
-    fmt::print(stderr, "error: cannot create the log folder '{}': {}\n", folder, ec.message());
+    fmt::print(stderr, "error: cannot create the log folder '{}': {}\n", grammar::printable(folder), ec.message());
     return false;
   }
   if (force) return true;
   const std::filesystem::directory_iterator entries(folder, ec);
   if (ec) {
-    fmt::print(stderr, "error: cannot read the log folder '{}': {}\n", folder, ec.message());
+    fmt::print(stderr, "error: cannot read the log folder '{}': {}\n", grammar::printable(folder), ec.message());
     return false;
   }
   if (entries != std::filesystem::directory_iterator()) {
     fmt::print(stderr,
                "error: the log folder '{}' is not empty: this run's logs would replace its files or be mixed with "
                "them; give a new or empty folder, or add --force to write into it anyway\n",
-               folder);
+               grammar::printable(folder));
     return false;
   }
   return true;
@@ -133,13 +133,13 @@ int run_simulate(const SimulateOptions& options) {
   // only after every game had been played.
   if (!options.stats.empty()) {
     if (const std::string error = output_file_error(options.stats); !error.empty()) {
-      fmt::print(stderr, "error: --stats {}: {}\n", options.stats, error);
+      fmt::print(stderr, "error: --stats {}: {}\n", grammar::printable(options.stats), error);
       return kExitBadInput;
     }
   }
   if (!options.plot.empty()) {
     if (const std::string error = output_folder_error(options.plot); !error.empty()) {
-      fmt::print(stderr, "error: --plot {}: {}\n", options.plot, error);
+      fmt::print(stderr, "error: --plot {}: {}\n", grammar::printable(options.plot), error);
       return kExitBadInput;
     }
   }

@@ -23,6 +23,7 @@
 #include "output.hpp"
 #include "progress.hpp"
 #include "sarif.hpp"
+#include "rulebook/grammar/printable.hpp"
 #include "rulebook/verifier/verify.hpp"
 
 namespace rulebook::cli {
@@ -229,11 +230,11 @@ int run_verify(const VerifyCommandOptions& options) {
     std::filesystem::create_directories(options.cex_out, ec);
     if (ec) {
       return stop(kExitBadInput, fmt::format("error: cannot create the folder '{}' for counterexamples: {}",
-                                             options.cex_out, ec.message()));
+                                             grammar::printable(options.cex_out), ec.message()));
     }
     // Checked before the proofs, which take minutes: a folder that cannot take the logs.
     if (const std::string error = output_folder_error(options.cex_out); !error.empty()) {
-      return stop(kExitBadInput, fmt::format("error: --cex-out {}: {}", options.cex_out, error));
+      return stop(kExitBadInput, fmt::format("error: --cex-out {}: {}", grammar::printable(options.cex_out), error));
     }
   }
   std::vector<rv::VerifyReport> reports;

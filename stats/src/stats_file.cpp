@@ -4,9 +4,12 @@
 #include "rulebook/stats/stats_file.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <set>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -137,7 +140,8 @@ long double hex_value(const nlohmann::json& v, const std::string& what) {
   const std::string text = v.get<std::string>();
   char* end = nullptr;
   const long double out = std::strtold(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(out)) {
+  if (text.empty() || std::isspace(static_cast<unsigned char>(text.front())) != 0 || end != text.c_str() + text.size() ||
+      !std::isfinite(out)) {
     throw StatsError(fmt::format("{} is not a finite number", what));
   }
   return out;
@@ -268,6 +272,11 @@ void check_text(const SimulationStats& s) {
     plain(value, fmt::format("option {}", grammar::printable(name)));
   }
   for (const std::string& label : s.labels) plain(label, "a label");
+  std::vector<std::string> labels = s.labels;
+  std::sort(labels.begin(), labels.end());
+  if (const auto twice = std::adjacent_find(labels.begin(), labels.end()); twice != labels.end()) {
+    throw StatsError(fmt::format("the label {} is listed twice", grammar::printable(*twice)));
+  }
   for (const std::string& place : s.label_places) plain(place, "a label's place");
   for (const std::string& name : s.payoff_names) plain(name, "a payoff's name");
 }
@@ -375,7 +384,54 @@ SimulationStats stats_from_json(const nlohmann::json& j) {
   return s;
 }
 
+namespace {
+
+// nlohmann keeps the last of two equal keys; a statistics file gives each key once, as a log
+// does (docs/log-format.md). A SAX pass finds a key given twice at any depth.
+class KeysOnce : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  std::string twice;
+  bool null() override { return true; }
+  bool boolean(bool /*value*/) override { return true; }
+  bool number_integer(number_integer_t /*value*/) override { return true; }
+  bool number_unsigned(number_unsigned_t /*value*/) override { return true; }
+  bool number_float(number_float_t /*value*/, const string_t& /*text*/) override { return true; }
+  bool string(string_t& /*value*/) override { return true; }
+  bool binary(binary_t& /*value*/) override { return true; }
+  bool start_object(std::size_t /*size*/) override {
+    keys_.emplace_back();
+    return true;
+  }
+  bool key(string_t& value) override {
+    if (!keys_.back().insert(value).second) {
+      twice = value;
+      return false;
+    }
+    return true;
+  }
+  bool end_object() override {
+    keys_.pop_back();
+    return true;
+  }
+  bool start_array(std::size_t /*size*/) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t /*position*/, const std::string& /*last_token*/,
+                   const nlohmann::detail::exception& /*error*/) override {
+    return false;  // the parse below reports it
+  }
+
+ private:
+  std::vector<std::set<std::string>> keys_;
+};
+
+}  // namespace
+
 SimulationStats stats_from_text(std::string_view text) {
+  KeysOnce keys;
+  nlohmann::json::sax_parse(text, &keys, nlohmann::json::input_format_t::json, false);
+  if (!keys.twice.empty()) {
+    throw StatsError(fmt::format("the key \"{}\" is given twice in one object", grammar::printable(keys.twice)));
+  }
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);

@@ -92,6 +92,24 @@ TEST_CASE("hostile 2: every command exits non-zero with a message when stdout ca
   fs::remove_all(dir);
 }
 
+TEST_CASE("hostile 2: a stderr that cannot be written stops nothing", "[hostile]") {
+  // Found by the second probe: the message about a failed write, or any message at all, aborted
+  // the command when stderr was /dev/full or closed (fmt::print threw again).
+  const std::string dir = rulebook::test::temp_folder();
+  const auto run = [&](const std::string& args, const std::string& redirects) {
+    const int status = std::system(fmt::format("NO_COLOR=1 '{}' {} {}", RULEBOOK_EXECUTABLE, args, redirects).c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  };
+  CHECK(run(fmt::format("simulate {} --games 5 --stats {}", molestation(), quoted_path(dir + "/s.json")),
+            fmt::format(">{} 2>/dev/full", quoted_path(dir + "/out.txt"))) == 0);
+  CHECK(contains(read_text(dir + "/out.txt"), "Molestation Game v3.0: 5 games"));
+  CHECK(fs::exists(dir + "/s.json"));
+  CHECK(run("check /nonexistent.rules", "2>/dev/full") == 2);
+  CHECK(run("fmt " + molestation(), ">/dev/full 2>/dev/full") == 2);
+  CHECK(run("explain E0206", ">&- 2>&-") == 2);
+  fs::remove_all(dir);
+}
+
 TEST_CASE("hostile 2: simulate --logs onto a full disk still prints and saves the statistics", "[hostile]") {
   const std::string dir = rulebook::test::temp_folder();
   fs::create_directory(dir + "/logs");
@@ -131,6 +149,23 @@ TEST_CASE("hostile 2: simulate checks --stats and --plot before it plays", "[hos
     CHECK(contains(r.err, message));
     CHECK_FALSE(contains(r.err, "games in"));
   }
+  // play --log too (found by the second probe: asked every question, then lost the log).
+  write_text(dir + "/small.rules", "game \"t\"\nplayers 2\ncards { standard52 }\nround {\n  end game\n}\n");
+  const auto play = run_rulebook(fmt::format("play {} --log {}", quoted_path(dir + "/small.rules"),
+                                             quoted_path(dir + "/file/game.jsonl")));
+  CHECK(play.exit_code == 2);
+  CHECK(contains(play.err, "error: --log: "));
+  CHECK_FALSE(contains(play.out, "game over"));
+  // A path in these messages is written out like any text from input.
+  const auto raw = run_rulebook(fmt::format("simulate {} --games 3 --stats {} --shard {}", molestation(),
+                                            quoted_path(dir + "/no\x1b[2J/s.json"), quoted_path("1/2\x1b[2J")));
+  CHECK(raw.exit_code == 2);
+  CHECK(contains(raw.err, "1/2\\x1b[2J"));
+  CHECK_FALSE(contains(raw.err, "\x1b"));
+  const auto stats_path = run_rulebook(fmt::format("simulate {} --games 3 --stats {}", molestation(),
+                                                   quoted_path(dir + "/no\x1b[2J/s.json")));
+  CHECK(contains(stats_path.err, "no\\x1b[2J"));
+  CHECK_FALSE(contains(stats_path.err, "\x1b"));
   // A folder for the charts that does not exist yet is made, as before.
   const auto made = run_rulebook(fmt::format("simulate {} --games 3 --plot {}", molestation(), quoted_path(dir + "/new/charts")));
   CHECK(made.exit_code == 0);
@@ -234,6 +269,19 @@ TEST_CASE("hostile 2: merge refuses statistics that no run can give", "[hostile]
   s = good;
   s["ruleset"] = "Hearts\x1b[31m\r\nerror: forged";  // printed raw, and made the SVG charts invalid XML
   refused("control.json", s, "\"ruleset\" holds a control character (Hearts\\x1b[31m\\r\\nerror: forged)");
+  s = good;
+  s["labels"][1] = s["labels"][0];
+  refused("labels.json", s, "is listed twice");
+  s = good;
+  s["payoffs"][0]["sum"][0] = " " + good["payoffs"][0]["sum"][0].get<std::string>();
+  refused("space.json", s, "is not a finite number");
+  // A key given twice: nlohmann kept the last.
+  std::string text = good.dump();
+  text.insert(1, "\"ruleset\":\"other\",");
+  write_text(dir + "/twice.json", text);
+  const auto twice = run_rulebook(fmt::format("merge '{}/twice.json'", dir));
+  CHECK(twice.exit_code == 2);
+  CHECK(contains(twice.err, "the key \"ruleset\" is given twice in one object"));
   s = good;
   s["games"] = 200000000;
   refused("games.json", s, "\"games\" is 200000000, but a run has 1 to 100000000 games");
