@@ -91,7 +91,7 @@ void remove_temporary_files_on_signals() {
   }
 }
 
-std::string replaceable_file_error_unprintable(const std::string& path) {
+static std::string replaceable_file_error_unprintable(const std::string& path) {
   struct stat link {};
   if (::lstat(path.c_str(), &link) != 0) return {};  // a new file: nothing to keep
   struct stat target {};
@@ -111,7 +111,7 @@ std::string replaceable_file_error_unprintable(const std::string& path) {
   return {};
 }
 
-std::string write_file_atomically_unprintable(const std::string& path, const std::string& content) {
+static std::string write_file_atomically_unprintable(const std::string& path, const std::string& content) {
   namespace fs = std::filesystem;
   if (std::string error = replaceable_file_error(path); !error.empty()) return error;
   // Through a symbolic link: replace the file it points to, in that file's folder.
@@ -219,7 +219,7 @@ std::string name_length_error(const std::filesystem::path& path) {
 
 }  // namespace
 
-std::string output_file_error_unprintable(const std::string& path) {
+static std::string output_file_error_unprintable(const std::string& path) {
   if (std::string error = name_length_error(path); !error.empty()) return error;
   if (std::string error = replaceable_file_error(path); !error.empty()) return error;
   std::filesystem::path dir = std::filesystem::path(path).parent_path();
@@ -231,7 +231,7 @@ std::string output_file_error_unprintable(const std::string& path) {
   return folder_error(dir);
 }
 
-std::string output_folder_error_unprintable(const std::string& path) {
+static std::string output_folder_error_unprintable(const std::string& path) {
   if (std::string error = name_length_error(path); !error.empty()) return error;
   // The folder, or the nearest one above it that exists, in which the rest is created.
   std::filesystem::path dir = path;

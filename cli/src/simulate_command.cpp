@@ -256,13 +256,11 @@ int run_simulate(const SimulateOptions& options) {
     }
   }
 
-  if (const std::string error = write_stats_and_plots(stats, options.stats, options.plot); !error.empty()) {
-    fmt::print(stderr, "error: {}\n", error);
-    fmt::print("{}", stats::stats_report(stats, options.format == "json"));  // not lost with the file
-    return kExitBadInput;
-  }
+  // The report is printed even when a file cannot be written: it is not lost with the file.
+  const std::string save_error = write_stats_and_plots(stats, options.stats, options.plot);
+  if (!save_error.empty()) fmt::print(stderr, "error: {}\n", save_error);
   fmt::print("{}", stats::stats_report(stats, options.format == "json"));
-  if (logs_failed) return kExitBadInput;
+  if (logs_failed || !save_error.empty()) return kExitBadInput;
   return stopped || logs_stopped ? stop_exit_code() : kExitOk;
 }
 

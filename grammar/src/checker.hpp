@@ -87,7 +87,6 @@ class Checker {
   void bind(const ast::Ident& name, Type type);
   const Local* find_local(const std::string& name) const;
   const Symbol* find_global(const std::string& name) const;
-  std::string suggestion(const std::string& name) const;
   void unknown_name(const std::string& name, SourceSpan span);
 
   Diagnostics& diagnostics_;
@@ -107,8 +106,8 @@ class Checker {
   std::map<std::string, SourceSpan> loop_labels_;      // labels of loop statements
   std::string pending_label_;                          // label of the statement being checked
   std::map<std::string, SourceSpan> ended_locals_;     // local names whose scope has ended
-  mutable std::size_t suggestions_ = 0;                // "did you mean" searches so far (kMaxSuggestions)
-  mutable std::size_t suggestion_work_ = kSuggestionWork;  // what they may still do (ClosestName)
+  std::size_t suggestions_ = 0;                // "did you mean" searches so far (kMaxSuggestions)
+  std::size_t suggestion_work_ = kSuggestionWork;  // what they may still do (ClosestName)
 };
 
 }  // namespace rulebook::grammar

@@ -402,20 +402,14 @@ void Checker::check_policy_entries(const std::string& label, const Type& element
   if (entries == policy_entries_.end()) return;
   // Typed with the names visible at the choice, plus `chooser` and `legal`.
   for (const ast::PolicyEntry* entry : entries->second) {
-    // `chooser` and `legal` are the entry's own: a rule after the choice does not see them, and
-    // an unknown `legal` there is not "out of scope".
-    std::map<std::string, SourceSpan> ended_before;
-    for (const char* name : {"chooser", "legal"}) {
-      if (auto it = ended_locals_.find(name); it != ended_locals_.end()) ended_before.insert(*it);
-    }
     push_scope();
     scopes_.back().push_back(Local{"chooser", Type::player(), entry->rule.span, LocalRef{nullptr, 0}});
     scopes_.back().push_back(Local{"legal", Type::set_of(element), entry->rule.span, LocalRef{nullptr, 1}});
     program_.policy_legal_types[label] = element;
     expect(entry->choice, element, "policy choice");
-    pop_scope();
-    for (const char* name : {"chooser", "legal"}) ended_locals_.erase(name);
-    ended_locals_.insert(ended_before.begin(), ended_before.end());
+    // `chooser` and `legal` are the entry's own, not names whose scope ended in the rules
+    // (pop_scope would record them, and an unknown `legal` later would be "out of scope").
+    scopes_.pop_back();
   }
 }
 

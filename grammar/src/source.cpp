@@ -46,9 +46,8 @@ std::pair<std::uint32_t, std::uint32_t> SourceFile::line_column(std::size_t offs
   // With every line's start kept (rule files) the line is found: nothing to read. (Reading the
   // line up to the offset made the parser quadratic in a long line: an enum of 400,000 values
   // on one line took 20 s.)
-  for (; stride_ > 1;) {
-    const void* newline = std::memchr(text.data() + start, '\n', offset - start);
-    if (newline == nullptr) break;
+  const void* newline = nullptr;
+  while (stride_ > 1 && (newline = std::memchr(text.data() + start, '\n', offset - start)) != nullptr) {
     start = static_cast<std::size_t>(static_cast<const char*>(newline) - text.data()) + 1;
     ++line;
   }

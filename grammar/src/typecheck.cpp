@@ -57,17 +57,6 @@ const Symbol* Checker::find_global(const std::string& name) const {
   return it == program_.globals.end() ? nullptr : &it->second;
 }
 
-std::string Checker::suggestion(const std::string& name) const {
-  if (suggestions_ > kMaxSuggestions) return {};
-  ClosestName closest(name, suggestion_work_);
-  for (const auto& scope : scopes_) {
-    for (const Local& local : scope) closest.consider(local.name);
-  }
-  for (const auto& [global_name, symbol] : program_.globals) closest.consider(global_name);
-  suggestion_work_ = closest.work_left();
-  return closest.best();
-}
-
 void Checker::unknown_name(const std::string& name, SourceSpan span) {
   // A local name used after its block: where it was bound says more than a near spelling.
   if (auto ended = ended_locals_.find(name); ended != ended_locals_.end()) {
@@ -97,7 +86,7 @@ void Checker::unknown_name(const std::string& name, SourceSpan span) {
     d.notes.push_back({e.span, fmt::format("'{}' as a set holds its values: {}", e.name, values)});
     return;
   }
-  const std::string hint = suggestion(name);
+  const std::string& hint = nearest_name;
   if (hint.empty()) {
     diagnostics_.error(Code::kUnknownName, span, fmt::format("unknown name '{}'", name));
   } else {

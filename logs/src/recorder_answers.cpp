@@ -311,7 +311,8 @@ std::string Recorder::resume(const std::string& log) {
       }
       const std::optional<detail::LogValue> move = j ? j->find("move") : std::nullopt;
       const std::optional<detail::LogValue> element = move ? move->find("choice") : std::nullopt;
-      if (!problem.empty()) {
+      if (!j) {
+        // the reader's message is the problem
       } else if (!j->is_object()) {
         problem = "not a JSON object";
       } else if (header) {
