@@ -94,7 +94,14 @@ std::int64_t rules_one_steps(const std::uint8_t* data, std::size_t size) {
   ri::GameConfig config;
   config.players = machine.ir().players_min;
   StepBudget budget;
-  ri::State state = machine.start(config, &budget);
+  ri::State state;
+  try {
+    state = machine.start(config, &budget);
+  } catch (const ri::ConfigError&) {
+    // A card count computed by an expression is checked when a game starts (language.md): a
+    // count out of range is the command's error there (exit 2), not a crash.
+    return 0;
+  }
   for (std::size_t move = 0; move < kRulesGameMoves && !state.finished && budget.verdict() == ri::SinkVerdict::kContinue;
        ++move) {
     const std::size_t legal = machine.legal_moves(state).size();
