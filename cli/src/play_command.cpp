@@ -16,6 +16,7 @@
 #include "game_setup.hpp"
 #include "number_options.hpp"
 #include "output.hpp"
+#include "rulebook/grammar/source.hpp"
 #include "rulebook/interpreter/agent.hpp"
 #include "rulebook/logs/log.hpp"
 #include "rulebook/logs/narrator.hpp"
@@ -151,6 +152,7 @@ int run_play(const PlayOptions& options) {
   fmt::print("{} — seed {} (replay this game with --seed {})\n", machine->ir().title, config->seed, config->seed);
   ri::RandomAgent agent(config->seed ^ 0x5eed0a9e47ULL);
   bool abandoned = false;
+  bool too_long = false;  // an answer line passed grammar::kMaxAnswerBytes
   std::set<int> told;  // the humans who have chosen once
   while (!state.finished) {
     const ri::PlayerId player = state.decision->player;
@@ -171,7 +173,9 @@ int run_play(const PlayOptions& options) {
       fmt::print("choice (1-{}): ", view.legal.size());
       std::fflush(stdout);
       std::string line;
-      if (!std::getline(std::cin, line)) {
+      const grammar::LineRead read = grammar::read_line(std::cin, line);
+      if (read != grammar::LineRead::kLine) {
+        if (read == grammar::LineRead::kTooLong) too_long = true;
         abandoned = true;
         break;
       }
@@ -209,7 +213,11 @@ int run_play(const PlayOptions& options) {
   }
   int result = kExitOk;
   if (abandoned) {
-    fmt::print(stderr, "\ninput ended: the game is abandoned\n");
+    if (too_long) {
+      fmt::print(stderr, "\nerror: an answer is longer than {} bytes: the game is abandoned\n", grammar::kMaxAnswerBytes);
+    } else {
+      fmt::print(stderr, "\ninput ended: the game is abandoned\n");
+    }
     result = kExitBadInput;
   } else if (state.fault) {
     const ri::Fault& f = *state.fault;

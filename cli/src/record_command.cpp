@@ -22,6 +22,7 @@
 #include "output.hpp"
 #include "rulebook/grammar/load.hpp"
 #include "rulebook/grammar/printable.hpp"
+#include "rulebook/grammar/source.hpp"
 #include "rulebook/logs/recorder.hpp"
 #include "rulebook/logs/replay.hpp"
 
@@ -88,15 +89,21 @@ int ask_until_over(ri::Recorder& recorder, const RecordOptions& options, const s
   while (recorder.question().kind != ri::Question::Kind::kOver) {
     ask(recorder.question());
     std::string line;
-    if (!std::getline(std::cin, line)) {
-      fmt::print("\ninput ended: saved; `rulebook record {} -o {}` goes on from here\n", options.file, options.out);
+    const grammar::LineRead read = grammar::read_line(std::cin, line);
+    if (read == grammar::LineRead::kTooLong) {
+      fmt::print(stderr, "\nerror: an answer is longer than {} bytes; the answers before it are saved\n",
+                 grammar::kMaxAnswerBytes);
+      return kExitBadInput;
+    }
+    if (read == grammar::LineRead::kEnded) {
+      fmt::print("\ninput ended: saved; `rulebook record {} -o {}` goes on from here\n", grammar::printable(options.file), grammar::printable(options.out));
       return kExitOk;
     }
     const std::size_t first = line.find_first_not_of(" \t\r");
     if (first == std::string::npos) continue;
     const std::string word = line.substr(first, line.find_last_not_of(" \t\r") + 1 - first);
     if (word == "quit") {
-      fmt::print("saved; `rulebook record {} -o {}` goes on from here\n", options.file, options.out);
+      fmt::print("saved; `rulebook record {} -o {}` goes on from here\n", grammar::printable(options.file), grammar::printable(options.out));
       return kExitOk;
     }
     if (word == "?") {
@@ -119,7 +126,7 @@ int ask_until_over(ri::Recorder& recorder, const RecordOptions& options, const s
     if (is_move && completed.size() == 1 && completed.front() != word) fmt::print("  = {}\n", completed.front());
     if (!save()) return kExitBadInput;
   }
-  fmt::print("\n{}\nlog saved to '{}'\n", recorder.question().summary, options.out);
+  fmt::print("\n{}\nlog saved to '{}'\n", recorder.question().summary, grammar::printable(options.out));
   return kExitOk;
 }
 
@@ -137,7 +144,7 @@ int run_record(const RecordOptions& options) {
     std::string error;
     saved = grammar::read_file(options.out, error);
     if (!saved) {
-      fmt::print(stderr, "error: cannot read '{}': {}\n", options.out, error);
+      fmt::print(stderr, "error: cannot read '{}': {}\n", grammar::printable(options.out), error);
       return kExitBadInput;
     }
     if (saved->find_first_not_of(" \t\r\n") == std::string::npos) saved.reset();  // an empty file: a new game
@@ -146,17 +153,17 @@ int run_record(const RecordOptions& options) {
   if (saved) {
     if (options.players != 0 || !options.names.empty() || !options.option_specs.empty()) {
       fmt::print(stderr, "error: '{}' holds a game already, whose header gives its players, names and options: leave out "
-                         "--players, --names and --option to go on with it, or record to another file\n", options.out);
+                         "--players, --names and --option to go on with it, or record to another file\n", grammar::printable(options.out));
       return kExitBadInput;
     }
     if (!check_saved_log(*machine, sources, options.out, *saved)) {
-      fmt::print(stderr, "error: '{}' is not a log of these rules to go on from; it is left as it is\n", options.out);
+      fmt::print(stderr, "error: '{}' is not a log of these rules to go on from; it is left as it is\n", grammar::printable(options.out));
       return kExitBadInput;
     }
     std::string error;
     const std::optional<ri::RecordSetup> from_log = ri::record_setup_of(*saved, error);
     if (!from_log) {
-      fmt::print(stderr, "error: '{}': {}\n", options.out, error);
+      fmt::print(stderr, "error: '{}': {}\n", grammar::printable(options.out), error);
       return kExitBadInput;
     }
     setup = *from_log;
@@ -176,12 +183,12 @@ int run_record(const RecordOptions& options) {
   }
   if (saved) {
     if (const std::string error = recorder->resume(*saved); !error.empty()) {
-      fmt::print(stderr, "error: '{}', {}\n(a log written by `rulebook record` can be continued; it is left as it is)\n", options.out, error);
+      fmt::print(stderr, "error: '{}', {}\n(a log written by `rulebook record` can be continued; it is left as it is)\n", grammar::printable(options.out), error);
       return kExitBadInput;
     }
-    fmt::print("{}: going on from the end of '{}' ({} answers so far)\n", machine->ir().title, options.out, recorder->answers());
+    fmt::print("{}: going on from the end of '{}' ({} answers so far)\n", machine->ir().title, grammar::printable(options.out), recorder->answers());
   } else {
-    fmt::print("{}: recording to '{}'\n", machine->ir().title, options.out);
+    fmt::print("{}: recording to '{}'\n", machine->ir().title, grammar::printable(options.out));
   }
   fmt::print("Type what the table decided or turned up; ? lists the choices, undo takes back the last answer, "
              "quit saves and stops.\n");

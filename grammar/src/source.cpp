@@ -174,6 +174,26 @@ std::optional<std::string> read_stream(std::istream& in, std::string& error, std
   return text;
 }
 
+LineRead read_line(std::istream& in, std::string& line, std::size_t max_bytes) {
+  line.clear();
+  std::streambuf* buffer = in.rdbuf();
+  using traits = std::char_traits<char>;
+  for (;;) {
+    const traits::int_type c = buffer == nullptr ? traits::eof() : buffer->sbumpc();
+    if (traits::eq_int_type(c, traits::eof())) {
+      in.setstate(std::ios::eofbit);
+      return line.empty() ? LineRead::kEnded : LineRead::kLine;
+    }
+    if (traits::to_char_type(c) == '\n') return LineRead::kLine;
+    if (line.size() == max_bytes) {
+      line.clear();
+      line.shrink_to_fit();
+      return LineRead::kTooLong;
+    }
+    line.push_back(traits::to_char_type(c));
+  }
+}
+
 std::optional<std::string> read_file(const std::string& path, std::string& error, std::size_t max_bytes) {
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);

@@ -91,4 +91,13 @@ std::optional<std::string> read_file(const std::string& path, std::string& error
 // The same for an open stream (standard input).
 std::optional<std::string> read_stream(std::istream& in, std::string& error, std::size_t max_bytes = kMaxInputBytes);
 
+// The longest answer typed at a prompt (`play`, `record`): a line of a megabyte is no answer,
+// and without a limit `< /dev/zero` grew one line until memory ran out.
+inline constexpr std::size_t kMaxAnswerBytes = std::size_t{1} << 20;
+enum class LineRead { kLine, kEnded, kTooLong };
+// One line from `in` into `line`, without its newline: kEnded at the end of the input with
+// nothing read, kTooLong (and `line` emptied) once it passes `max_bytes`. The rest of a line
+// that is too long is not read: the input is not to be trusted further.
+LineRead read_line(std::istream& in, std::string& line, std::size_t max_bytes = kMaxAnswerBytes);
+
 }  // namespace rulebook::grammar
