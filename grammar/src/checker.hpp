@@ -12,16 +12,9 @@
 #include "rulebook/grammar/builtins.def.hpp"
 #include "rulebook/grammar/check.hpp"
 #include "rulebook/grammar/suggest.hpp"
+#include "local_scopes.hpp"
 
 namespace rulebook::grammar {
-
-// A local name: binder, loop variable, `let`, `choose`, parameter.
-struct Local {
-  std::string name;
-  Type type;
-  SourceSpan span;
-  LocalRef ref;  // what lowering binds it to
-};
 
 // What statements may do where they stand.
 struct StmtContext {
@@ -78,11 +71,10 @@ class Checker {
                       std::vector<std::pair<std::string, SourceSpan>>& out) const;
 
   // ---- scopes ----
-  void push_scope() { scopes_.emplace_back(); }
+  void push_scope() { scopes_.push(); }
   // The names of a scope that ends are remembered, so that a use after it can say so.
   void pop_scope() {
-    for (const Local& local : scopes_.back()) ended_locals_[local.name] = local.span;
-    scopes_.pop_back();
+    scopes_.pop([this](const Local& local) { ended_locals_[local.name] = local.span; });
   }
   void bind(const ast::Ident& name, Type type);
   const Local* find_local(const std::string& name) const;
@@ -91,7 +83,7 @@ class Checker {
 
   Diagnostics& diagnostics_;
   Program program_;
-  std::vector<std::vector<Local>> scopes_;
+  LocalScopes scopes_;
   std::set<std::string> used_defs_;
   std::vector<std::string> def_stack_;                 // for recursion detection
   std::map<std::string, Type> def_types_;              // inferred result types

@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <functional>
 #include <set>
+#include <unordered_map>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -56,26 +58,44 @@ bool walk_stmts(ast::Block& block, const std::function<bool(ast::Stmt&)>& visit)
   return false;
 }
 
-// The labelled rule `label` anywhere in the file's setup and round blocks.
-ast::Stmt* find_rule(ast::RulesFile& file, const std::string& label) {
-  ast::Stmt* found = nullptr;
-  auto visit = [&](ast::Stmt& s) {
-    const auto* rule = std::get_if<ast::RuleStmt>(&s.node);
-    if (rule != nullptr && rule->label.text == label) {
-      found = &s;
-      return true;
-    }
-    return false;
-  };
-  for (ast::Decl& decl : file.decls) {
-    if (auto* setup = std::get_if<ast::SetupDecl>(&decl.node)) {
-      if (walk_stmts(setup->body, visit)) break;
-    } else if (auto* round = std::get_if<ast::RoundDecl>(&decl.node)) {
-      if (walk_stmts(round->body, visit)) break;
+// The labelled rules of a file's setup and round blocks by label, the first in reading
+// order where a label is used twice (the checker refuses that later). An index, not a walk
+// per override: a variant of 40,000 overrides walked the base 40,000 times (15 s).
+class RuleIndex {
+ public:
+  explicit RuleIndex(ast::RulesFile& file) {
+    for (ast::Decl& decl : file.decls) {
+      if (auto* setup = std::get_if<ast::SetupDecl>(&decl.node)) walk_stmts(setup->body, adder());
+      if (auto* round = std::get_if<ast::RoundDecl>(&decl.node)) walk_stmts(round->body, adder());
     }
   }
-  return found;
-}
+  ast::Stmt* find(const std::string& label) const {
+    const auto it = rules_.find(label);
+    return it == rules_.end() ? nullptr : it->second;
+  }
+  // Puts `rule` in the place of `target`: the labels nested in the old rule are gone (a later
+  // override of one finds nothing), those nested in the new one are found.
+  void replace(ast::Stmt& target, const ast::Stmt& rule) {
+    walk_stmt(target, [&](ast::Stmt& s) {
+      const auto* r = std::get_if<ast::RuleStmt>(&s.node);
+      if (r == nullptr) return false;
+      const auto it = rules_.find(r->label.text);
+      if (it != rules_.end() && it->second == &s) rules_.erase(it);
+      return false;
+    });
+    target = rule;
+    walk_stmt(target, adder());
+  }
+
+ private:
+  std::function<bool(ast::Stmt&)> adder() {
+    return [this](ast::Stmt& s) {
+      if (const auto* r = std::get_if<ast::RuleStmt>(&s.node)) rules_.try_emplace(r->label.text, &s);
+      return false;  // visit every statement
+    };
+  }
+  std::unordered_map<std::string, ast::Stmt*> rules_;
+};
 
 }  // namespace
 
@@ -124,45 +144,49 @@ ast::RulesFile apply_variant(ast::RulesFile base, const ast::RulesFile& variant,
     diagnostics.error(Code::kOverrideMissing, span, message)
         .notes.push_back({base_title_span, fmt::format("the base ruleset is \"{}\"", base_title)});
   };
+  // The base's options and definitions by name, as indices into out.decls. The variant's
+  // own declarations are appended after the loop, so that no index or rule pointer moves.
+  std::unordered_map<std::string, std::vector<std::size_t>> options_by_name;
+  std::unordered_map<std::string, std::size_t> def_by_name;
+  for (std::size_t i = 0; i < out.decls.size(); ++i) {
+    if (const auto* o = std::get_if<ast::OptionDecl>(&out.decls[i].node)) options_by_name[o->name.text].push_back(i);
+    if (const auto* f = std::get_if<ast::DefDecl>(&out.decls[i].node)) def_by_name.try_emplace(f->name.text, i);
+  }
+  RuleIndex rules(out);
+  std::vector<ast::Decl> added;
   for (const ast::Decl& decl : variant.decls) {
     if (const auto* option = std::get_if<ast::OptionOverride>(&decl.node)) {
       const std::string key = fmt::format("option '{}'", option->name.text);
       if (!first_override(key, decl.span)) continue;
-      bool found = false;
-      for (ast::Decl& target : out.decls) {
-        auto* o = std::get_if<ast::OptionDecl>(&target.node);
-        if (o != nullptr && o->name.text == option->name.text) {
-          o->default_value = option->value;
-          found = true;
-        }
+      const auto targets = options_by_name.find(option->name.text);
+      if (targets == options_by_name.end()) {
+        missing(option->name.span, key, option->name.text, option_names);
+        continue;
       }
-      if (!found) missing(option->name.span, key, option->name.text, option_names);
+      for (const std::size_t i : targets->second) std::get<ast::OptionDecl>(out.decls[i].node).default_value = option->value;
     } else if (const auto* rule = std::get_if<ast::RuleOverride>(&decl.node)) {
       const auto& label = std::get<ast::RuleStmt>(rule->rule.node).label;
       const std::string key = fmt::format("rule '{}'", label.text);
       if (!first_override(key, decl.span)) continue;
-      if (ast::Stmt* target = find_rule(out, label.text)) {
-        *target = rule->rule;
+      if (ast::Stmt* target = rules.find(label.text)) {
+        rules.replace(*target, rule->rule);
       } else {
         missing(label.span, key, label.text, rule_labels);
       }
     } else if (const auto* def = std::get_if<ast::DefOverride>(&decl.node)) {
       const std::string key = fmt::format("definition '{}'", def->def.name.text);
       if (!first_override(key, decl.span)) continue;
-      bool found = false;
-      for (ast::Decl& target : out.decls) {
-        auto* d = std::get_if<ast::DefDecl>(&target.node);
-        if (d != nullptr && d->name.text == def->def.name.text) {
-          target = ast::Decl{def->def, decl.span};
-          found = true;
-          break;
-        }
+      const auto target = def_by_name.find(def->def.name.text);
+      if (target == def_by_name.end()) {
+        missing(def->def.name.span, key, def->def.name.text, def_names);
+        continue;
       }
-      if (!found) missing(def->def.name.span, key, def->def.name.text, def_names);
+      out.decls[target->second] = ast::Decl{def->def, decl.span};
     } else {
-      out.decls.push_back(decl);
+      added.push_back(decl);
     }
   }
+  for (ast::Decl& decl : added) out.decls.push_back(std::move(decl));
   return out;
 }
 

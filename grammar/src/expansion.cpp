@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <fmt/format.h>
@@ -34,6 +35,37 @@ struct Definition {
   const ast::Expr* body = nullptr;
   enum class State { kNew, kWaiting, kDone } state = State::kNew;
   Cost cost;
+};
+
+// The local names in scope, innermost last, with a count of each: whether a name is bound is
+// asked at every name of every expression, and a scan made a block of 40,000 `choose`
+// statements quadratic.
+class BoundNames {
+ public:
+  void push_back(const std::string& name) {
+    names_.push_back(name);
+    ++counts_[name];
+  }
+  void pop_back() {
+    const auto count = counts_.find(names_.back());
+    if (--count->second == 0) counts_.erase(count);
+    names_.pop_back();
+  }
+  std::size_t size() const { return names_.size(); }
+  // Drops the names bound after `mark` (a size() taken earlier).
+  void resize(std::size_t mark) {
+    while (names_.size() > mark) pop_back();
+  }
+  void clear() { resize(0); }
+  void assign(const std::vector<std::string>& names) {
+    clear();
+    for (const std::string& name : names) push_back(name);
+  }
+  bool contains(const std::string& name) const { return counts_.count(name) != 0; }
+
+ private:
+  std::vector<std::string> names_;
+  std::unordered_map<std::string, std::uint32_t> counts_;
 };
 
 class ExpansionCheck {
@@ -73,13 +105,13 @@ class ExpansionCheck {
       }
       missing_.clear();
       reporting_ = false;
-      bound_ = def.params;
+      bound_.assign(def.params);
       (void)expr(*def.body);
       if (missing_.empty() || def.state == Definition::State::kWaiting) {
         // Every callee is known (a callee still waiting is a cycle, which the checker has
         // already refused; it counts as one node).
         reporting_ = true;
-        bound_ = def.params;
+        bound_.assign(def.params);
         def.cost = expr(*def.body);
         def.state = Definition::State::kDone;
         stack.pop_back();
@@ -104,7 +136,7 @@ class ExpansionCheck {
       block(r->body);
     } else if (const auto* p = std::get_if<ast::PolicyDecl>(&decl.node)) {
       for (const ast::PolicyEntry& e : p->entries) {
-        bound_ = {"chooser", "legal"};
+        bound_.assign({"chooser", "legal"});
         root(e.choice);
       }
     } else if (const auto* pay = std::get_if<ast::PayoffDecl>(&decl.node)) {
@@ -219,7 +251,7 @@ class ExpansionCheck {
   // The definition a name or a call denotes here, or -1: a local hides a definition of the
   // same name, as in the lowering.
   std::int32_t definition(const std::string& name, bool called) const {
-    if (!called && std::find(bound_.rbegin(), bound_.rend(), name) != bound_.rend()) return -1;
+    if (!called && bound_.contains(name)) return -1;
     const auto it = def_ids_.find(name);
     return it == def_ids_.end() ? -1 : it->second;
   }
@@ -403,7 +435,7 @@ class ExpansionCheck {
   Diagnostics& diagnostics_;
   std::vector<Definition> defs_;
   std::map<std::string, std::int32_t> def_ids_;
-  std::vector<std::string> bound_;      // local names in scope, innermost last
+  BoundNames bound_;                    // local names in scope
   std::vector<std::int32_t> missing_;   // callees not yet settled, met while settling one
   bool reporting_ = true;               // false on a trial walk that may meet unsettled callees
   std::uint64_t total_ = 0;

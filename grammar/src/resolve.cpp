@@ -403,13 +403,13 @@ void Checker::check_policy_entries(const std::string& label, const Type& element
   // Typed with the names visible at the choice, plus `chooser` and `legal`.
   for (const ast::PolicyEntry* entry : entries->second) {
     push_scope();
-    scopes_.back().push_back(Local{"chooser", Type::player(), entry->rule.span, LocalRef{nullptr, 0}});
-    scopes_.back().push_back(Local{"legal", Type::set_of(element), entry->rule.span, LocalRef{nullptr, 1}});
+    scopes_.add(Local{"chooser", Type::player(), entry->rule.span, LocalRef{nullptr, 0}});
+    scopes_.add(Local{"legal", Type::set_of(element), entry->rule.span, LocalRef{nullptr, 1}});
     program_.policy_legal_types[label] = element;
     expect(entry->choice, element, "policy choice");
     // `chooser` and `legal` are the entry's own, not names whose scope ended in the rules
     // (pop_scope would record them, and an unknown `legal` later would be "out of scope").
-    scopes_.pop_back();
+    scopes_.pop();
   }
 }
 

@@ -40,17 +40,10 @@ void Checker::bind(const ast::Ident& name, Type type) {
                                               name.text));
   }
   program_.local_types[&name] = type;
-  scopes_.back().push_back(Local{name.text, std::move(type), name.span, LocalRef{&name, -1}});
+  scopes_.add(Local{name.text, std::move(type), name.span, LocalRef{&name, -1}});
 }
 
-const Local* Checker::find_local(const std::string& name) const {
-  for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) {
-    for (auto local = scope->rbegin(); local != scope->rend(); ++local) {
-      if (local->name == name) return &*local;
-    }
-  }
-  return nullptr;
-}
+const Local* Checker::find_local(const std::string& name) const { return scopes_.find(name); }
 
 const Symbol* Checker::find_global(const std::string& name) const {
   auto it = program_.globals.find(name);
@@ -71,9 +64,7 @@ void Checker::unknown_name(const std::string& name, SourceSpan span) {
   }
   // A name closest to an enum type (a set of its values where a set is expected): list them.
   ClosestName closest(name, suggestion_work_);
-  for (const auto& scope : scopes_) {
-    for (const Local& local : scope) closest.consider(local.name);
-  }
+  for (const Local& local : scopes_.all()) closest.consider(local.name);
   for (const auto& [global_name, symbol] : program_.globals) closest.consider(global_name);
   const std::string nearest_name = closest.best();
   for (const EnumInfo& e : program_.enums) closest.consider(e.name);
@@ -129,8 +120,8 @@ Type Checker::def_type(const std::string& name) {
   }
   def_stack_.push_back(name);
   // A definition sees only its parameters and globals, never the locals of its caller.
-  std::vector<std::vector<Local>> saved;
-  saved.swap(scopes_);
+  LocalScopes saved;
+  std::swap(saved, scopes_);
   push_scope();
   for (const ast::Param& p : def.params) bind(p.name, resolve_type(p.type));
   for (std::size_t i = 0; i < def.params.size(); ++i) {
@@ -145,7 +136,7 @@ Type Checker::def_type(const std::string& name) {
                            : expr(def.body);
   if (def.result) result = resolve_type(*def.result);
   pop_scope();
-  scopes_.swap(saved);
+  std::swap(scopes_, saved);
   def_stack_.pop_back();
   def_types_[name] = result;
   program_.globals[name].type = result;

@@ -46,9 +46,10 @@ std::string header_line(const std::string& extra = "") {
 
 const char* const kSmallRules = "game \"t\"\nplayers 2\ncards { standard52 }\nround {\n  end game\n}\n";
 
-// Runs `rulebook ARGS` directly (no shell) and returns its exit code and its peak resident
-// memory in KiB, as the kernel counted it for that one process (wait4).
-std::pair<int, long> run_measured(const std::vector<std::string>& args) {
+// Runs `rulebook ARGS` directly (no shell), its standard input from `stdin_path`, and returns
+// its exit code and its peak resident memory in KiB, as the kernel counted it for that one
+// process (wait4).
+std::pair<int, long> run_measured(const std::vector<std::string>& args, const std::string& stdin_path = "/dev/null") {
   std::vector<std::string> all{RULEBOOK_EXECUTABLE};
   all.insert(all.end(), args.begin(), args.end());
   std::vector<char*> argv;
@@ -56,6 +57,7 @@ std::pair<int, long> run_measured(const std::vector<std::string>& args) {
   argv.push_back(nullptr);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, stdin_path.c_str(), O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
   pid_t pid = 0;
@@ -65,6 +67,19 @@ std::pair<int, long> run_measured(const std::vector<std::string>& args) {
   struct rusage usage {};
   REQUIRE(wait4(pid, &status, 0, &usage) == pid);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, usage.ru_maxrss};
+}
+
+// The wall-clock seconds of `rulebook check FILE`, the better of two runs (a run slowed by
+// the other core's work does not count).
+double check_seconds(const std::string& file) {
+  double best = 1e9;
+  for (int i = 0; i < 2; ++i) {
+    const auto started = std::chrono::steady_clock::now();
+    const auto [rc, kib] = run_measured({"check", file});
+    CHECK(rc == 0);
+    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  }
+  return best;
 }
 
 }  // namespace
@@ -316,6 +331,96 @@ TEST_CASE("hostile 2: a score whose expression faults is shown as the fault, not
   const auto zero = run_rulebook(fmt::format("replay {} {}", quoted_path(dir + "/t.rules"), quoted_path(dir + "/zero.jsonl")));
   CHECK(zero.exit_code == 1);
   CHECK(contains(zero.err, "by the rules it is [null,null] (null: the score's expression faults in the final state)"));
+  std::filesystem::remove_all(dir);
+}
+
+// ---- the third probe: a long block, a long variant, a long answer ----------------------------------
+
+// Work that grows linearly grows 8 times for 8 times the input; quadratic work grew 60 to 110
+// times on these files (from a tenth of a second). The bound leaves room for noise.
+constexpr double kLinearGrowthBound = 24;
+
+TEST_CASE("hostile 2: a block of many choices is checked in time linear in it", "[hostile]") {
+  const std::string dir = rulebook::test::temp_folder();
+  // Each chosen name is visible for the rest of its block, and every name read was looked for
+  // among all of them, twice (the checker's scopes, the expansion check): 80,000 took 20 s.
+  const auto choices = [&](int n) {
+    std::string text = "game \"t\"\nplayers 2\ncards { k: 4 }\nzone deck: pile hidden\nsetup {\n  move box to deck\n}\n"
+                       "def d: int = 1\nvar v: int = 0\nround {\n";
+    for (int i = 0; i < n; ++i) text += fmt::format("  choose c{} in deck by seat (d - 1)\n", i);
+    text += "  set v := d\n  end game\n}\n";
+    const std::string path = fmt::format("{}/choices{}.rules", dir, n);
+    write_text(path, text);
+    return path;
+  };
+  const double small = check_seconds(choices(10'000));
+  const double large = check_seconds(choices(80'000));
+  INFO("10,000 choices: " << small << " s; 80,000: " << large << " s");
+  CHECK(large < kLinearGrowthBound * small);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("hostile 2: a variant of many overrides is composed in time linear in it", "[hostile]") {
+  const std::string dir = rulebook::test::temp_folder();
+  // Each override of a rule walked the whole base to find it, and each of an option or a
+  // definition read every declaration: 40,000 rule overrides took 15 s, and as many
+  // overrides of rules the base does not have (each an error) 29 s.
+  const auto variant = [&](int n, const char* prefix) {
+    std::string base = "game \"b\"\nplayers 2\ncards { k: 4 }\nvar t: int = 0\nround {\n";
+    for (int i = 0; i < n; ++i) base += fmt::format("  rule l{}: add 1 to t\n", i);
+    base += "  end game\n}\n";
+    write_text(fmt::format("{}/base{}.rules", dir, n), base);
+    std::string text = fmt::format("variant \"v\" of \"base{}.rules\"\n", n);
+    for (int i = 0; i < n; ++i) text += fmt::format("override rule {}{}: add 2 to t\n", prefix, i);
+    const std::string path = fmt::format("{}/{}{}.rules", dir, prefix, n);
+    write_text(path, text);
+    return path;
+  };
+  const double small = check_seconds(variant(5'000, "l"));
+  const double large = check_seconds(variant(40'000, "l"));
+  INFO("5,000 overrides: " << small << " s; 40,000: " << large << " s");
+  CHECK(large < kLinearGrowthBound * small);
+  // Overrides of labels the base does not have: errors, with "did you mean" for the first ones.
+  const auto started = std::chrono::steady_clock::now();
+  const auto missing = run_rulebook(fmt::format("check {}", quoted_path(variant(40'000, "m"))), "", kMinute);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  CHECK(missing.exit_code == 1);
+  CHECK(contains(missing.err, "the variant overrides rule 'm0' that the base ruleset does not have; did you mean 'l0'?"));
+  CHECK(contains(missing.err, "the variant overrides rule 'm39999' that the base ruleset does not have"));
+  CHECK(seconds < kLinearGrowthBound * small);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("hostile 2: an answer line longer than a megabyte ends play and record, memory bounded", "[hostile]") {
+  const std::string dir = rulebook::test::temp_folder();
+  // `play < /dev/zero` read one line until memory ran out; here 256 MB without a line break.
+  constexpr std::size_t kBytes = 256u << 20;
+  {
+    std::ofstream out(dir + "/zeros", std::ios::binary);
+    const std::string block(1u << 20, '\0');
+    for (std::size_t i = 0; i < kBytes / block.size(); ++i) out << block;
+  }
+  const std::string rules = source_path("rulesets/clusterfk.rules");
+  const auto [play_rc, play_kib] =
+      run_measured({"play", rules, "--players", "4", "--seed", "1", "--log", dir + "/play.jsonl"}, dir + "/zeros");
+  CHECK(play_rc == 2);
+  CHECK(play_kib * 1024L < 100L << 20);
+  // The log of the moves before it is written, as for any game that is abandoned.
+  CHECK(contains(read_text(dir + "/play.jsonl"), "\"log\":\"rulebook\""));
+  const std::string two_megabytes(2u << 20, 'x');
+  const auto play = run_rulebook(fmt::format("play {} --players 4 --seed 1", quoted_path(rules)), two_megabytes);
+  CHECK(play.exit_code == 2);
+  CHECK(contains(play.err, "error: an answer is longer than 1048576 bytes: the game is abandoned"));
+  const auto [record_rc, record_kib] =
+      run_measured({"record", rules, "--players", "4", "-o", dir + "/record.jsonl"}, dir + "/zeros");
+  CHECK(record_rc == 2);
+  CHECK(record_kib * 1024L < 100L << 20);
+  CHECK(contains(read_text(dir + "/record.jsonl"), "\"log\":\"rulebook\""));
+  std::filesystem::remove(dir + "/record.jsonl");
+  const auto record = run_rulebook(
+      fmt::format("record {} --players 4 -o {}", quoted_path(rules), quoted_path(dir + "/record.jsonl")), two_megabytes);
+  CHECK(record.exit_code == 2);
+  CHECK(contains(record.err, "error: an answer is longer than 1048576 bytes; the answers before it are saved"));
   std::filesystem::remove_all(dir);
 }
 
