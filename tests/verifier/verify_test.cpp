@@ -147,6 +147,22 @@ TEST_CASE("verify: a loop bounded by repeat ends, with its ranking function") {
   require_all_proved(v.report, {"conservation", "playability", "well-defined", "game-termination", "reachability"});
 }
 
+TEST_CASE("verify: a loop's `terminates LABEL by M` measure also decides its round-termination") {
+  // docs/verification.md, round-termination: the candidates include a claim's measure.
+  const Verified v = verify_case("claimed-measure", {"round-termination", "terminates"});
+  const rv::Finding& loop = finding(v.report, "round-termination");
+  CHECK(loop.status == rv::Status::kProved);
+  CHECK_THAT(loop.message, Catch::Contains("the measure of `terminates drain`"));
+  CHECK(finding(v.report, "terminates").status == rv::Status::kProved);
+  // A measure that grows proves neither; the loop's finding says which candidate failed.
+  const Verified wrong = verify_case("claimed-measure-wrong", {"round-termination", "terminates"});
+  const rv::Finding& wrong_loop = finding(wrong.report, "round-termination");
+  CHECK(wrong_loop.status == rv::Status::kUnknown);
+  REQUIRE_FALSE(wrong_loop.details.empty());
+  CHECK_THAT(wrong_loop.details.front(), Catch::Contains("the measure of `terminates drain`") && Catch::Contains("can increase"));
+  CHECK(finding(wrong.report, "terminates").status == rv::Status::kUnknown);
+}
+
 TEST_CASE("verify: a rule that waits for a hand no player can have is dead (refuted by Z3, no log)") {
   const Verified v = verify_case("dead-rule", {"reachability"});
   const rv::Finding& f = finding(v.report, "reachability");

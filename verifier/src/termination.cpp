@@ -28,6 +28,32 @@ namespace {
 // variables; longer ones only the declared measure.
 constexpr std::int32_t kShortRound = 60;
 
+// The loops a `terminates` claim is about: the round loop (`game`), every other loop
+// (`round`), or the outermost loop carrying its label.
+std::vector<const Loop*> claimed_loops(const Context& ctx, const Termination& t, const ir::TerminationClaim& claim) {
+  std::vector<const Loop*> covered;
+  for (const Loop& loop : t.loops()) {
+    bool match = false;
+    switch (claim.target) {
+      case ir::TerminationClaim::Target::kGame: match = loop.game; break;
+      case ir::TerminationClaim::Target::kRound: match = !loop.game; break;
+      case ir::TerminationClaim::Target::kLoop: match = !loop.game && loop.label == claim.label; break;
+    }
+    if (match && ctx.invariants.at(loop.head).reached()) covered.push_back(&loop);
+  }
+  if (claim.target == ir::TerminationClaim::Target::kLoop && covered.size() > 1) {
+    const Loop* outer = covered.front();
+    for (const Loop* l : covered) {
+      if (l->head < outer->head) outer = l;
+    }
+    covered = {outer};
+  }
+  return covered;
+}
+
+// `declared`: the measure to check alone (a `terminates LABEL by M` claim's own finding).
+// Otherwise the candidates are the built-in measure, the measure of a claim about this loop
+// (so that a loop proved by its claim is not unknown in round-termination), and templates.
 Finding loop_finding(const Context& ctx, Termination& t, const Loop& loop, const std::string& property,
                      std::optional<ir::ExprId> declared) {
   const auto started = std::chrono::steady_clock::now();
@@ -46,6 +72,15 @@ Finding loop_finding(const Context& ctx, Termination& t, const Loop& loop, const
     candidates.emplace_back(t.expression_measure(*declared), "the declared measure (" + ctx.where(span) + ")");
   } else {
     if (auto b = t.builtin_measure(loop)) candidates.push_back(*b);
+    const bool builtin = !candidates.empty();
+    for (const ir::TerminationClaim& claim : ctx.ir.terminations) {
+      if (claim.target != ir::TerminationClaim::Target::kLoop || claim.measure < 0) continue;
+      const std::vector<const Loop*> claimed = claimed_loops(ctx, t, claim);
+      if (std::find(claimed.begin(), claimed.end(), &loop) == claimed.end()) continue;
+      const grammar::SourceSpan& span = ctx.ir.expr_spans[static_cast<std::size_t>(claim.measure)];
+      candidates.emplace_back(t.expression_measure(claim.measure),
+                              fmt::format("the measure of `terminates {}` ({})", claim.name, ctx.where(span)));
+    }
     // The round loop: the measure of a `terminates game by` claim, else the variables it
     // writes (when the round is short enough for the checks to stay cheap).
     if (loop.game) {
@@ -56,7 +91,10 @@ Finding loop_finding(const Context& ctx, Termination& t, const Loop& loop, const
         }
       }
     }
-    if (candidates.empty() && (!loop.game || loop.back - loop.head <= kShortRound)) {
+    // Templates where nothing better is known: no built-in measure, no game measure (a
+    // claim's measure on a loop may fail where a template holds).
+    const bool game_measure = loop.game && !candidates.empty();
+    if (!builtin && !game_measure && (!loop.game || loop.back - loop.head <= kShortRound)) {
       auto more = t.templates(loop);
       candidates.insert(candidates.end(), more.begin(), more.end());
     }
@@ -212,24 +250,7 @@ void check_termination(const Context& ctx, std::vector<Finding>& out, bool round
   if (!claims) return;
   for (const ir::TerminationClaim& claim : ctx.ir.terminations) {
     Finding f = ctx.finding("terminates", claim.name, claim.span);
-    std::vector<const Loop*> covered;
-    for (const Loop& loop : t.loops()) {
-      bool match = false;
-      switch (claim.target) {
-        case ir::TerminationClaim::Target::kGame: match = loop.game; break;
-        case ir::TerminationClaim::Target::kRound: match = !loop.game; break;
-        case ir::TerminationClaim::Target::kLoop: match = !loop.game && loop.label == claim.label; break;
-      }
-      if (match && ctx.invariants.at(loop.head).reached()) covered.push_back(&loop);
-    }
-    if (claim.target == ir::TerminationClaim::Target::kLoop && covered.size() > 1) {
-      // The labelled loop is the outermost loop carrying the label.
-      const Loop* outer = covered.front();
-      for (const Loop* l : covered) {
-        if (l->head < outer->head) outer = l;
-      }
-      covered = {outer};
-    }
+    const std::vector<const Loop*> covered = claimed_loops(ctx, t, claim);
     // A claimed loop ends only if every loop inside it ends too (its ranking function says
     // nothing of an inner loop that runs forever between two of its iterations); the game
     // ends only if every round does.
