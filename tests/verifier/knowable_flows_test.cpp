@@ -127,4 +127,27 @@ round {
   CHECK(only(fires, "reachability").status == rv::Status::kProved);
 }
 
+TEST_CASE("knowable-moves: the facing of a known card is known, of a hidden card it is not", "[knowable][verifier]") {
+  // docs/language.md: "A face-up card is seen by everyone wherever it lies", so whether a card
+  // the chooser knows lies face up is known to it. Seat 0 may say `hi` when the public pile
+  // holds a face-up card.
+  const std::string known = R"(  flip top(pub) face up
+  rule t: choose by seat 0 {
+    hi where count({c in pub where face_up(c)}) > 0
+    lo
+  }
+  end game
+)";
+  CHECK(only(game(known), "knowable-moves").status == rv::Status::kProved);
+  // The same test over the hidden deck: which cards are there is hidden (only their number is
+  // not), so the options are unknown.
+  std::string hidden = known;
+  hidden.replace(hidden.find("{c in pub"), 9, "{c in deck");
+  CHECK(only(game(hidden), "knowable-moves").status == rv::Status::kUnknown);
+  // A card's position in a zone stays a hidden read.
+  std::string position = known;
+  position.replace(position.find("face_up(c)"), 10, "index(c) > 0");
+  CHECK(only(game(position), "knowable-moves").status == rv::Status::kUnknown);
+}
+
 }  // namespace verifier_knowable_flows_test

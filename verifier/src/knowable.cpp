@@ -2,7 +2,8 @@
 // A choice may look at any zone's number of cards, at public zones, and at its own owner
 // zones; Z3 proves, under the inductive invariants, that an owner zone read is the
 // chooser's own. Cards of hidden zones are known only when face up, which the abstraction
-// does not keep: such a read leaves the property unknown. A simultaneous block holds
+// does not keep: such a read leaves the property unknown. The facing of a known card is
+// known (a face-up card is seen by everyone). A simultaneous block holds
 // variable writes back until it ends; it must not move, deal, flip or shuffle cards either.
 #include <algorithm>
 #include <chrono>
@@ -96,10 +97,13 @@ class HiddenFlows {
         }
         break;
       case ir::ExprOp::kBuiltin: {
-        // Where a card lies in its zone and which way up: hidden unless its zone is public,
-        // and the abstraction does not keep which zone a given card is in.
+        // Where a card lies in its zone: hidden unless its zone is public, and the abstraction
+        // does not keep which zone a given card is in. Which way up a card lies is not hidden
+        // when the card is known: every face-up card is seen by everyone, wherever it lies
+        // (docs/language.md, zones), so a known card is face up exactly when it is seen so.
+        // A card that is not known is caught where it comes from (its argument, below).
         const auto b = static_cast<ir::Builtin>(n.sub);
-        if (b == ir::Builtin::kIndex || b == ir::Builtin::kFaceUp || b == ir::Builtin::kFaceDown) return ir_.span_of(n);
+        if (b == ir::Builtin::kIndex) return ir_.span_of(n);
         break;
       }
       case ir::ExprOp::kDef: {
