@@ -163,6 +163,15 @@ TEST_CASE("verify: a loop's `terminates LABEL by M` measure also decides its rou
   CHECK(finding(wrong.report, "terminates").status == rv::Status::kUnknown);
 }
 
+TEST_CASE("verify: a card's rank is bounded by the ranks of the cards, so rank(c) + N is proved to fit where it does") {
+  // docs/language.md: standard cards have a rank from 2 to 14. One card class holds all 52
+  // cards, so the rank of the deck's top is not one value; it is still at most 14.
+  const Verified fits = verify_case("rank-bound", {"well-defined"});
+  CHECK(finding(fits.report, "well-defined").status == rv::Status::kProved);
+  const Verified over = verify_case("rank-bound-over", {"well-defined"});
+  require_fault_refutes(over, "well-defined", "integer overflow");
+}
+
 TEST_CASE("verify: a rule that waits for a hand no player can have is dead (refuted by Z3, no log)") {
   const Verified v = verify_case("dead-rule", {"reachability"});
   const rv::Finding& f = finding(v.report, "reachability");

@@ -31,6 +31,18 @@ Encoder::Encoder(z3::context& ctx, const ir::Ir& ir, const Setting& setting, con
     }
     class_attribute_.push_back(shared);
   }
+  attribute_range_.resize(static_cast<std::size_t>(classes.count()) + 1);
+  for (std::size_t c = 0; c < setting.cards.size(); ++c) {
+    const ir::CardInfo& info = setting.cards[c];
+    const std::array<std::int64_t, 4> values{info.rank, info.suit, info.color, info.kind};
+    for (const std::size_t k : {static_cast<std::size_t>(classes.class_of[c]), attribute_range_.size() - 1}) {
+      for (std::size_t a = 0; a < 4; ++a) {
+        auto& range = attribute_range_[k][a];
+        range = range ? std::pair{std::min(range->first, values[a]), std::max(range->second, values[a])}
+                      : std::pair{values[a], values[a]};
+      }
+    }
+  }
   // Writes held back in a simultaneous block are applied at its end.
   std::vector<std::int32_t> open;
   std::vector<std::int32_t> written;

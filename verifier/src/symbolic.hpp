@@ -109,6 +109,11 @@ class Encoder {
   // Per class and attribute (rank, suit, color, kind): the value all its cards share, or
   // nothing when they differ.
   std::vector<std::array<std::optional<std::int64_t>, 4>> class_attribute_;
+  // Per class and attribute, and over every card of the game (the last entry): the least and
+  // the greatest value its cards have. An attribute that varies within a class is a fresh
+  // value within these bounds (every card there has one of them), so `rank(c) + 1` of a card
+  // of an unknown class cannot overflow. Empty when the class (or game) has no card.
+  std::vector<std::array<std::optional<std::pair<std::int64_t, std::int64_t>>, 4>> attribute_range_;
   std::map<std::int32_t, std::vector<std::int32_t>> deferred_vars_;  // by kEndSecret pc
   std::set<std::int32_t> deferred_adds_;                             // kEndSecret pcs that apply an add
   // Zone terms of a per-player zone (its first instance plus a player), by term id: the

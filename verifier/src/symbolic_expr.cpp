@@ -409,8 +409,16 @@ Encoder::Sym Encoder::Run::builtin(const ir::ExprNode& n) {
       const Kind kind = attribute == 0 ? Kind::kInt : Kind::kEnum;
       const std::int32_t enum_id = attribute == 0 ? -1 : attribute - 1;
       oblige_card(c, n.kids[0], ir_.span_of(n));
+      // A value the cards of `range_of` (a class, or the last entry: every card) have.
+      const auto within = [&](std::size_t range_of) {
+        const z3::expr v = fresh_int();
+        if (const auto& range = enc_.attribute_range_[range_of][static_cast<std::size_t>(attribute)]) {
+          assume(v >= num(range->first) && v <= num(range->second));
+        }
+        return v;
+      };
       if (c.shape != Sym::Shape::kCard) {
-        Sym out = make_int(fresh_int(), kind, enum_id);
+        Sym out = make_int(within(enc_.attribute_range_.size() - 1), kind, enum_id);
         out.varies = true;
         return out;
       }
@@ -421,7 +429,7 @@ Encoder::Sym Encoder::Run::builtin(const ir::ExprNode& n) {
         if (v) {
           per.push_back(num(*v));
         } else {
-          per.push_back(fresh_int());
+          per.push_back(within(static_cast<std::size_t>(k)));
           varies = true;
         }
       }
