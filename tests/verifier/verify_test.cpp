@@ -172,6 +172,17 @@ TEST_CASE("verify: a card's rank is bounded by the ranks of the cards, so rank(c
   require_fault_refutes(over, "well-defined", "integer overflow");
 }
 
+TEST_CASE("verify: a member of a set of players held in a variable is a player, not none") {
+  // docs/language.md: a set cannot hold none (a set literal faults on it).
+  Verified v{machine_for_file("tests/verifier/cases/set-members-are-players.rules"), {}};
+  rv::VerifyOptions options;
+  options.players = 3;
+  options.games = 100;
+  options.properties = {"well-defined"};
+  v.report = rv::verify(*v.machine, options);
+  CHECK(finding(v.report, "well-defined").status == rv::Status::kProved);
+}
+
 TEST_CASE("verify: a rule that waits for a hand no player can have is dead (refuted by Z3, no log)") {
   const Verified v = verify_case("dead-rule", {"reachability"});
   const rv::Finding& f = finding(v.report, "reachability");

@@ -298,9 +298,14 @@ class Encoder::Run {
   // A domain the abstraction does not keep: the body, filter or keys over it are still
   // encoded once, for an unknown element on an unknown path, so that every fault they can
   // raise is an obligation (which cannot be proved) rather than dropped unseen.
+  // An element of type player is a player, not none: no set ever holds none (a set literal
+  // faults on it, NoneInSet, and every other set is made of the elements of sets, of the
+  // players, of zones or of an enum's values), and a player is a seat's number.
   void visit_untracked(ir::Slot slot, const std::vector<ir::ExprId>& parts) {
     path_.push_back(fresh_bool());
-    const auto old = bind(slot, unknown());
+    const auto s = static_cast<std::size_t>(slot);
+    const bool player = slot >= 0 && s < enc_.kinds_.local.size() && enc_.kinds_.local[s] == Kind::kPlayer;
+    const auto old = bind(slot, player ? make_int(fresh_in(0, seats() - 1), Kind::kPlayer) : unknown());
     for (const ir::ExprId part : parts) {
       if (part >= 0) (void)eval(part);
     }
