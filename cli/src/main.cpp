@@ -3,6 +3,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <new>
 #include <iostream>
 #include <system_error>
 
@@ -75,6 +76,12 @@ int main(int argc, char** argv) {
   } catch (const std::system_error& e) {
     // fmt::print throws when stdout cannot take what it is given (a full disk, /dev/full).
     return rulebook::cli::output_failed(e.code().value());
+  } catch (const std::bad_alloc&) {
+    // What no limit bounds in advance (a JSON report of a log of millions of rounds is held
+    // whole, about ten times the log) can still run out of memory: say so, as bad input.
+    std::fflush(stdout);
+    fmt::print(stderr, "\nerror: out of memory; what was printed is incomplete (docs/reliability.md, \"Limits\")\n");
+    return rulebook::cli::kExitBadInput;
   } catch (const CLI::CallForHelp& e) {
     exit_code = app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

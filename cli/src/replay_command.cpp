@@ -124,8 +124,8 @@ nlohmann::json result_json(const ri::Machine& machine, const std::string& path, 
   return j;
 }
 
-void print_text(const ri::Machine& machine, const std::string& path, const ri::ReplayResult& r, ri::PlayerId viewer) {
-  print_replay_trace(machine, r, viewer);
+// What follows the trace: the result, what the rules wait for, the winners and scores.
+void print_text(const ri::Machine& machine, const std::string& path, const ri::ReplayResult& r) {
   fmt::print("{}: {}\n", path, status_text(r));
   if (r.outcome == ri::ReplayOutcome::kOk && !r.waiting.empty()) {
     fmt::print("  next: {}\n", r.waiting);
@@ -187,6 +187,19 @@ int run_replay(const ReplayCommandOptions& options) {
     // logs does not keep them all in memory.
     grammar::SourceManager log_sources = sources;
     const grammar::FileId log_file = log_sources.add(path, std::move(*text));
+    if (!json) {
+      // Text is printed as the replay goes: a long log's steps and states are not all kept.
+      TracePrinter printer(*machine, path, options.as, !options.show_state.empty());
+      ri::ReplayOptions streaming = replay_options;
+      streaming.drain = [&printer](ri::ReplayResult& so_far, std::int64_t next_step) { printer.drain(so_far, next_step); };
+      ri::ReplayResult result = ri::replay(*machine, log_sources, log_file, streaming);
+      exit_code = std::max(exit_code, exit_code_of(result.outcome));
+      for (const grammar::Diagnostic& d : result.diagnostics.items()) fmt::print(stderr, "{}", grammar::render_text(d, log_sources, color));
+      printer.finish(result);
+      if (printer.viewer_failed()) exit_code = std::max(exit_code, kExitBadInput);
+      print_text(*machine, path, result);
+      continue;
+    }
     ri::ReplayResult result = ri::replay(*machine, log_sources, log_file, replay_options);
     exit_code = std::max(exit_code, exit_code_of(result.outcome));
     // Who sees the states: the log's header names the players, so `--as` is read now.
@@ -200,12 +213,7 @@ int run_replay(const ReplayCommandOptions& options) {
         result.snapshots.clear();
       }
     }
-    if (json) {
-      out["logs"].push_back(result_json(*machine, path, result, log_sources, viewer));
-      continue;
-    }
-    for (const grammar::Diagnostic& d : result.diagnostics.items()) fmt::print(stderr, "{}", grammar::render_text(d, log_sources, color));
-    print_text(*machine, path, result, viewer.value_or(ri::kTableViewer));
+    out["logs"].push_back(result_json(*machine, path, result, log_sources, viewer));
   }
   if (json) fmt::print("{}\n", json_text(out, 2));
   return exit_code;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -28,15 +29,25 @@ void print_snapshot(const ri::Machine& machine, const ri::ReplaySnapshot& snapsh
 
 }  // namespace
 
-std::string choice_seen(const ri::ReplayResult& r, const ri::ReplayStep& step, std::optional<ri::PlayerId> viewer) {
-  // The full log is no one's view: a trace shown as someone sees the game hides what they did not see.
-  if (!viewer || r.snapshots.empty()) return step.choice;
+namespace {
+
+// The choice as `viewer` saw it, when states are shown.
+std::string choice_seen_as(const ri::ReplayResult& r, const ri::ReplayStep& step, std::optional<ri::PlayerId> viewer) {
+  if (!viewer) return step.choice;
   const bool own = *viewer != ri::kTableViewer && step.player == r.seat_names[static_cast<std::size_t>(*viewer)];
   if (own) return step.choice;
   if (step.secret) return "(in secret)";
   const int bit = *viewer == ri::kTableViewer ? 63 : *viewer;
   if (bit < 64 && ((step.unseen_by >> bit) & 1U) != 0) return "(hidden)";
   return step.choice;
+}
+
+}  // namespace
+
+std::string choice_seen(const ri::ReplayResult& r, const ri::ReplayStep& step, std::optional<ri::PlayerId> viewer) {
+  // The full log is no one's view: a trace shown as someone sees the game hides what they did not see.
+  if (r.snapshots.empty()) return step.choice;
+  return choice_seen_as(r, step, viewer);
 }
 
 std::optional<ri::PlayerId> viewer_named(const std::string& as, const std::vector<std::string>& names, std::string& error) {
@@ -53,39 +64,87 @@ std::optional<ri::PlayerId> viewer_named(const std::string& as, const std::vecto
   return std::nullopt;
 }
 
-void print_replay_trace(const ri::Machine& machine, const ri::ReplayResult& r, ri::PlayerId viewer) {
-  const std::vector<std::string>& names = r.seat_names;
-  if (!r.snapshots.empty()) {
-    fmt::print("states as {} sees them {}\n", viewer == ri::kTableViewer ? std::string("the table") : names[static_cast<std::size_t>(viewer)],
-               ri::table_view_legend());
-  }
-  std::size_t next_end = 0, next_snapshot = 0;
-  // Round ends and states kept after `steps` steps; a round's end comes before the state the
-  // rules then wait in.
-  const auto flush = [&](std::int64_t steps) {
-    while (next_end < r.round_ends.size() && r.round_ends[next_end].after_step <= steps) {
-      const ri::RoundEnd& end = r.round_ends[next_end++];
-      print_round_end(machine, end, names);
-      if (next_snapshot < r.snapshots.size() && r.snapshots[next_snapshot].round_end &&
-          r.snapshots[next_snapshot].after_step == end.after_step) {
-        print_snapshot(machine, r.snapshots[next_snapshot++], names, viewer);
+bool TracePrinter::started(ri::ReplayResult& r) {
+  if (!resolved_ && !r.seat_names.empty()) {
+    resolved_ = true;
+    if (states_) {
+      std::string error;
+      const std::optional<ri::PlayerId> viewer = viewer_named(as_, r.seat_names, error);
+      if (viewer) {
+        viewer_ = *viewer;
+      } else {
+        fmt::print(stderr, "error: {}: {}\n", path_, error);
+        viewer_failed_ = true;
+        states_ = false;
       }
     }
-    while (next_snapshot < r.snapshots.size() && r.snapshots[next_snapshot].after_step <= steps) {
-      const ri::ReplaySnapshot& s = r.snapshots[next_snapshot++];
-      if (s.after_step == 0) fmt::print("before step 1\n");
-      print_snapshot(machine, s, names, viewer);
-    }
-  };
-  flush(0);
-  for (const ri::ReplayStep& s : r.trace) {
-    // The steps taken before this one, that the trace left out, are over: what came after them shows first.
-    flush(s.step - 1);
-    fmt::print("step {:>4}  {:<10} {:<8} {:<22} {:<24} {}{}\n", s.step,
-               s.line == 0 ? std::string("(unlogged)") : fmt::format("line {}", s.line), s.player, choice_seen(r, s, viewer),
-               s.rule.empty() ? std::string("-") : s.rule, s.at, s.by_policy ? "  (policy)" : "");
   }
-  flush(r.steps);
+  if (!states_) r.snapshots.clear();
+  if (started_) return true;
+  // The legend goes first, once there are states to show; until then nothing is printed.
+  if (states_ && r.snapshots.empty()) return false;
+  if (states_) {
+    fmt::print("states as {} sees them {}\n",
+               viewer_ == ri::kTableViewer ? std::string("the table") : r.seat_names[static_cast<std::size_t>(viewer_)],
+               ri::table_view_legend());
+  }
+  started_ = true;
+  return true;
+}
+
+// Round ends and states kept after `steps` steps; a round's end comes before the state the
+// rules then wait in. What is printed leaves the result.
+void TracePrinter::flush(ri::ReplayResult& r, std::int64_t steps) {
+  std::size_t ends = 0, snapshots = 0;
+  while (ends < r.round_ends.size() && r.round_ends[ends].after_step <= steps) {
+    const ri::RoundEnd& end = r.round_ends[ends++];
+    print_round_end(machine_, end, r.seat_names);
+    if (snapshots < r.snapshots.size() && r.snapshots[snapshots].round_end && r.snapshots[snapshots].after_step == end.after_step) {
+      print_snapshot(machine_, r.snapshots[snapshots++], r.seat_names, viewer_);
+    }
+  }
+  while (snapshots < r.snapshots.size() && r.snapshots[snapshots].after_step <= steps) {
+    const ri::ReplaySnapshot& s = r.snapshots[snapshots++];
+    if (s.after_step == 0) fmt::print("before step 1\n");
+    print_snapshot(machine_, s, r.seat_names, viewer_);
+  }
+  r.round_ends.erase(r.round_ends.begin(), r.round_ends.begin() + static_cast<std::ptrdiff_t>(ends));
+  r.snapshots.erase(r.snapshots.begin(), r.snapshots.begin() + static_cast<std::ptrdiff_t>(snapshots));
+}
+
+// The steps kept whose number is below `before`, each after what came before it.
+void TracePrinter::print_steps(ri::ReplayResult& r, std::int64_t before) {
+  if (!flushed_zero_) {
+    flush(r, 0);
+    flushed_zero_ = true;
+  }
+  std::size_t printed = 0;
+  for (; printed < r.trace.size() && r.trace[printed].step < before; ++printed) {
+    const ri::ReplayStep& s = r.trace[printed];
+    // The steps taken before this one, that the trace left out, are over: what came after them shows first.
+    flush(r, s.step - 1);
+    fmt::print("step {:>4}  {:<10} {:<8} {:<22} {:<24} {}{}\n", s.step,
+               s.line == 0 ? std::string("(unlogged)") : fmt::format("line {}", s.line), s.player,
+               states_ ? choice_seen_as(r, s, viewer_) : s.choice, s.rule.empty() ? std::string("-") : s.rule, s.at,
+               s.by_policy ? "  (policy)" : "");
+  }
+  r.trace.erase(r.trace.begin(), r.trace.begin() + static_cast<std::ptrdiff_t>(printed));
+}
+
+void TracePrinter::drain(ri::ReplayResult& r, std::int64_t next_step) {
+  if (!started(r)) return;
+  print_steps(r, next_step);
+  flush(r, next_step - 1);
+}
+
+void TracePrinter::finish(ri::ReplayResult& r) {
+  if (!started(r)) {
+    // States were asked for and none was kept: no legend, only the steps.
+    states_ = false;
+    started_ = true;
+  }
+  print_steps(r, std::numeric_limits<std::int64_t>::max());
+  flush(r, r.steps);
 }
 
 nlohmann::json score_json(const std::vector<ri::ScoreValue>& seats) {

@@ -24,10 +24,35 @@ std::optional<interpreter::PlayerId> viewer_named(const std::string& as, const s
 std::string choice_seen(const interpreter::ReplayResult& result, const interpreter::ReplayStep& step,
                         std::optional<interpreter::PlayerId> viewer);
 
-// The steps (with --trace), each round's end with its scores, and the states kept, in the
-// order they happened. `viewer` is who sees the states.
-void print_replay_trace(const interpreter::Machine& machine, const interpreter::ReplayResult& result,
-                        interpreter::PlayerId viewer);
+// Prints the steps (with --trace), each round's end with its scores, and the states kept, in
+// the order they happened: while the replay goes (ReplayOptions::drain) and at its end. What
+// is printed is taken out of the result, so that the output of a long log is not all held in
+// memory (a 137 MB log's states took 3.9 GB). `as`: who sees the states (`--as`), resolved
+// against the log's players once its header is read.
+class TracePrinter {
+ public:
+  TracePrinter(const interpreter::Machine& machine, std::string path, std::string as, bool states)
+      : machine_(machine), path_(std::move(path)), as_(std::move(as)), states_(states) {}
+  void drain(interpreter::ReplayResult& result, std::int64_t next_step);
+  void finish(interpreter::ReplayResult& result);
+  // `--as` named no player of the log (reported on stderr; the states are not shown).
+  [[nodiscard]] bool viewer_failed() const { return viewer_failed_; }
+
+ private:
+  bool started(interpreter::ReplayResult& result);
+  void flush(interpreter::ReplayResult& result, std::int64_t steps);
+  void print_steps(interpreter::ReplayResult& result, std::int64_t before);
+
+  const interpreter::Machine& machine_;
+  std::string path_;
+  std::string as_;
+  bool states_;
+  bool viewer_failed_ = false;
+  bool resolved_ = false;  // the viewer is known (or failed)
+  bool started_ = false;   // output has begun (after the legend, when there are states)
+  bool flushed_zero_ = false;
+  interpreter::PlayerId viewer_ = interpreter::kTableViewer;
+};
 
 // `{"round": 1, "after_step": 23, "game_ended": false, "scores": {"score_cards": [0, 1]}}` per round.
 // One score's seats for JSON: a number each, or {"fault": MESSAGE} where its expression faults.

@@ -22,6 +22,7 @@ void Replayer::record_step(std::uint32_t line, PlayerId player, const Value& cho
   ++result_.steps;
   if (!options_.trace) return;
   const std::int32_t rule = ir_.code[static_cast<std::size_t>(instr)].rule;
+  if (options_.drain) options_.drain(result_, result_.steps);
   ReplayStep step{result_.steps, line, names_.who(player),
                   traced_alternative_ >= 0 ? move_notation(state, traced_alternative_, choice) : names_.notation(state, choice),
                   rule >= 0 ? ir_.labels[static_cast<std::size_t>(rule)] : std::string(),
@@ -51,7 +52,9 @@ void Replayer::snapshot_step(const State& state) {
   if (options_.snapshots != ReplayOptions::Snapshots::kStep) return;
   // Policies decided during the last apply are steps too: the state is the one the rules
   // wait in after all of them, so a step already shown is not shown again.
-  if (!result_.snapshots.empty() && result_.snapshots.back().after_step == result_.steps) return;
+  // (Kept apart from the snapshots themselves, which ReplayOptions::drain may take out.)
+  if (last_step_snapshot_ == result_.steps) return;
+  last_step_snapshot_ = result_.steps;
   result_.snapshots.push_back(ReplaySnapshot{result_.steps, false, state});
 }
 

@@ -152,6 +152,7 @@ class Replayer : public EventSink {
   std::string_view text_;
   const ReplayOptions& options_;
   ReplayResult& result_;
+  std::int64_t last_step_snapshot_ = -1;  // the step after which the last step snapshot was taken
   detail::LogReader reader_;
   LogLine header_line_;
 

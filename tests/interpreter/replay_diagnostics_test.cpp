@@ -328,8 +328,10 @@ TEST_CASE("replaydiag: a log names its rule files without their folders, in the 
 
 TEST_CASE("replaydiag: a rules hash that differs names the log's files in the warning", "[replaydiag]") {
   const auto rules = suits();
+  ri::ReplayOptions partial;
+  partial.partial = true;
   const Replayed r = replay_lines(*rules, {R"({"log":"rulebook","version":1,"players":2,"files":["suits.rules"],"hash":"00"})"},
-                                  ri::ReplayOptions{{}, false, true, false});
+                                  partial);
   INFO(r.rendered);
   CHECK_THAT(r.rendered, Catch::Contains("written for other rule files (suits.rules, hash 00, these rules"));
 }

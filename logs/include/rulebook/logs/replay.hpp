@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -15,6 +16,8 @@
 #include "rulebook/interpreter/machine.hpp"
 
 namespace rulebook::interpreter {
+
+struct ReplayResult;
 
 struct ReplayOptions {
   // Option values that override (or add to) the ones the log's header records.
@@ -27,6 +30,11 @@ struct ReplayOptions {
   // at the end), or at the end of every round.
   enum class Snapshots { kNone, kStep, kRound };
   Snapshots snapshots = Snapshots::kNone;
+  // Called before each step is recorded (`next_step`: its number), with the result so far:
+  // every step, round end and snapshot of a smaller number is in it, complete. The caller may
+  // print them and take them out, so that a long log's trace and states are not all kept in
+  // memory (`replay --trace`, `--show-state`).
+  std::function<void(ReplayResult& so_far, std::int64_t next_step)> drain;
 };
 
 enum class ReplayOutcome {
