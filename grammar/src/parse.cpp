@@ -307,7 +307,11 @@ std::vector<Comment> scan_comments(const SourceFile& file) {
       std::size_t end = i;
       while (end < text.size() && text[end] != '\n') ++end;
       std::size_t trimmed_end = end;
-      if (trimmed_end > i && text[trimmed_end - 1] == '\r') --trimmed_end;
+      // Carriage returns and blanks at the end are not the comment's: `fmt` writes a line
+      // break after it, so one kept `\r` of `\r\r\n` would go on the next pass (not idempotent).
+      while (trimmed_end > i + 1 && (text[trimmed_end - 1] == '\r' || text[trimmed_end - 1] == ' ' || text[trimmed_end - 1] == '\t')) {
+        --trimmed_end;
+      }
       out.push_back(Comment{i, trimmed_end, line});
       i = end - 1;
     }
