@@ -108,7 +108,7 @@ TEST_CASE("fmt: a trailing comment stays on its line and a leading one before it
 
 TEST_CASE("fmt: a comment that ends in carriage returns or blanks is idempotent", "[fmt]") {
   // Found by the fourth hostile-input probe: `# a\r\r\n` lost one \r a pass.
-  for (const std::string text : {std::string("game \"T\"\nplayers 2\n# a\r\r\nround {\n  end game\n}\n"),
+  for (const std::string& text : {std::string("game \"T\"\nplayers 2\n# a\r\r\nround {\n  end game\n}\n"),
                                  std::string("game \"T\"\r\nplayers 2 # x \r\r\r\nround {\r\n  end game\r\n}\r\n"),
                                  std::string("game \"T\"\nplayers 2\n#\r\r\nround {\n  end game # y\t \n}\n")}) {
     const std::string once = format_text(text);
