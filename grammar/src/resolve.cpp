@@ -73,9 +73,9 @@ bool Checker::define(Symbol symbol) {
 }
 
 void Checker::declare_builtins() {
-  program_.enums.push_back(EnumInfo{"suit", {"clubs", "diamonds", "hearts", "spades"}, true, {}});
-  program_.enums.push_back(EnumInfo{"color", {"red", "black"}, true, {}});
-  program_.enums.push_back(EnumInfo{"kind", {"standard", "joker"}, true, {}});
+  add_enum(EnumInfo{"suit", {"clubs", "diamonds", "hearts", "spades"}, true, {}});
+  add_enum(EnumInfo{"color", {"red", "black"}, true, {}});
+  add_enum(EnumInfo{"kind", {"standard", "joker"}, true, {}});
   for (const EnumInfo& e : program_.enums) {
     for (std::size_t i = 0; i < e.values.size(); ++i) {
       Symbol s{Symbol::Kind::kEnumValue, e.values[i], Type::enumeration(e.name), false, 0,
@@ -178,13 +178,12 @@ void Checker::declare_globals() {
         diagnostics_.error(Code::kEmptyRange, decl.span, "the card list is empty");
       }
     } else if (const auto* e = as<ast::EnumDecl>(decl)) {
-      const bool clash = std::any_of(program_.enums.begin(), program_.enums.end(),
-                                     [&](const EnumInfo& info) { return info.name == e->name.text; });
-      if (clash) {
+      if (const EnumInfo* first = find_enum(e->name.text)) {
         Diagnostic& d = diagnostics_.error(Code::kAlreadyDefined, e->name.span, fmt::format("enum '{}' is already defined", e->name.text));
-        for (const EnumInfo& info : program_.enums) {
-          if (info.name == e->name.text && !info.builtin) d.notes.push_back({info.span, "the first one is here"});
-          if (info.name == e->name.text && info.builtin) d.message = fmt::format("'{}' is a builtin enum", e->name.text);
+        if (first->builtin) {
+          d.message = fmt::format("'{}' is a builtin enum", e->name.text);
+        } else {
+          d.notes.push_back({first->span, "the first one is here"});
         }
         continue;
       }
@@ -194,7 +193,7 @@ void Checker::declare_globals() {
                    index, static_cast<std::int64_t>(info.values.size()), false, value.span};
         if (define(sym)) info.values.push_back(value.text);
       }
-      program_.enums.push_back(std::move(info));
+      add_enum(std::move(info));
     } else if (const auto* z = as<ast::ZoneDecl>(decl)) {
       define(Symbol{Symbol::Kind::kZone, z->name.text, Type::zone(), z->param.has_value(), index, 0,
                     false, z->name.span});
@@ -276,8 +275,7 @@ bool Checker::is_literal_default(const ast::Expr& e) const {
     if (it == program_.globals.end()) {
       // An enum type's name is a set, computed, not a literal; any other unknown name is
       // reported already.
-      return std::none_of(program_.enums.begin(), program_.enums.end(),
-                          [&](const EnumInfo& info) { return info.name == n->name; });
+      return find_enum(n->name) == nullptr;
     }
     return it->second.kind == Symbol::Kind::kEnumValue;
   }

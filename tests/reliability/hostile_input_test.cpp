@@ -467,4 +467,65 @@ round {
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("hostile 2: many enum types, many parameters and many options given are handled in time linear in them", "[hostile]") {
+  const std::string dir = rulebook::test::temp_folder();
+  // Found by the fourth probe: each named type and each name was looked for among all enum
+  // types (64,000 took 9 s), each parameter was compared with every other (32,000: 2.4 s), and
+  // each option given (by --option or a log's header) was looked for among all (64,000: 10 s).
+  const auto write = [&](const std::string& name, const std::string& text) {
+    write_text(dir + "/" + name, text);
+    return dir + "/" + name;
+  };
+  const auto enums = [&](int n) {
+    std::string text = "game \"t\"\nplayers 2\ncards { k: 2 }\n";
+    for (int i = 0; i < n; ++i) text += fmt::format("enum e{} {{ a{} }}\nvar v{}: e{} = a{}\n", i, i, i, i, i);
+    return write(fmt::format("enums{}.rules", n), text + "round {\n  end game\n}\n");
+  };
+  const double enums_small = check_seconds(enums(4'000));
+  const double enums_large = check_seconds(enums(32'000));
+  INFO("4,000 enum types: " << enums_small << " s; 32,000: " << enums_large << " s");
+  CHECK(enums_large < kLinearGrowthBound * enums_small);
+  const auto parameters = [&](int n) {
+    std::string text = "game \"t\"\nplayers 2\ncards { k: 2 }\ndef f(";
+    for (int i = 0; i < n; ++i) text += fmt::format("{}a{}: int", i == 0 ? "" : ", ", i);
+    return write(fmt::format("parameters{}.rules", n), text + "): int = 1\nround {\n  end game\n}\n");
+  };
+  const double parameters_small = check_seconds(parameters(8'000));
+  const double parameters_large = check_seconds(parameters(64'000));
+  INFO("8,000 parameters: " << parameters_small << " s; 64,000: " << parameters_large << " s");
+  CHECK(parameters_large < kLinearGrowthBound * parameters_small);
+  // Options given in a log's header, read by replay.
+  const auto options = [&](int n) {
+    std::string text = "game \"t\"\nplayers 2\ncards { k: 2 }\n";
+    std::string given;
+    for (int i = 0; i < n; ++i) {
+      text += fmt::format("option o{}: int = 1 in 0..5 \"d\"\n", i);
+      given += fmt::format("{}\"o{}\":2", i == 0 ? "" : ",", i);
+    }
+    write(fmt::format("options{}.rules", n), text + "round {\n  end game\n}\n");
+    write(fmt::format("options{}.jsonl", n), header_line(",\"options\":{" + given + "}"));
+    return std::vector<std::string>{"replay", fmt::format("{}/options{}.rules", dir, n), fmt::format("{}/options{}.jsonl", dir, n)};
+  };
+  const auto replay_seconds = [&](const std::vector<std::string>& args) {
+    double best = 1e9;
+    for (int i = 0; i < 2; ++i) {
+      const auto started = std::chrono::steady_clock::now();
+      CHECK(run_measured(args).first == 0);
+      best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+    }
+    return best;
+  };
+  const double options_small = replay_seconds(options(8'000));
+  const double options_large = replay_seconds(options(64'000));
+  INFO("8,000 options given: " << options_small << " s; 64,000: " << options_large << " s");
+  CHECK(options_large < kLinearGrowthBound * options_small);
+  // An option the ruleset does not have names the first 20 of its options, not all 64,000.
+  const auto unknown = run_rulebook(fmt::format("simulate {} --games 1 --option nope=1", quoted_path(dir + "/options64000.rules")));
+  CHECK(unknown.exit_code == 2);
+  CHECK(contains(unknown.err, "has no option 'nope' (options: o0, o1,"));
+  CHECK(contains(unknown.err, "o19, and 63980 more)"));
+  CHECK(unknown.err.size() < 1000);
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace reliability_hostile_input_test
