@@ -14,6 +14,7 @@
 #include "commands.hpp"
 #include "game_setup.hpp"
 #include "output.hpp"
+#include "replay_json.hpp"
 #include "replay_views.hpp"
 #include "rulebook/grammar/printable.hpp"
 #include "rulebook/logs/replay.hpp"
@@ -103,25 +104,14 @@ nlohmann::json result_json(const ri::Machine& machine, const std::string& path, 
       for (std::size_t i = 0; i < values.size(); ++i) scores[machine.ir().scores[i].name] = score_json(values[i]);
       j["scores"] = scores;
     }
-    j["round_scores"] = round_ends_json(machine, r);
-    if (viewer) {
-      j["as"] = *viewer == ri::kTableViewer ? std::string("table") : r.seat_names[static_cast<std::size_t>(*viewer)];
-      j["states"] = snapshots_json(machine, r, *viewer);
-    }
+    // `round_scores` and `states` are spliced in by JsonReplayReport.
+    if (viewer) j["as"] = *viewer == ri::kTableViewer ? std::string("table") : r.seat_names[static_cast<std::size_t>(*viewer)];
   }
   if (!r.waiting.empty()) {
     j["waiting"] = {{"what", r.waiting}, {"player", r.waiting_player}, {"rule", r.waiting_rule}, {"legal", r.waiting_legal}};
   }
   j["diagnostics"] = nlohmann::json::parse(grammar::render_json(r.diagnostics.items(), sources));
-  if (!r.trace.empty()) {
-    nlohmann::json trace = nlohmann::json::array();
-    for (const ri::ReplayStep& s : r.trace) {
-      trace.push_back({{"step", s.step}, {"line", s.line}, {"player", s.player}, {"choice", choice_seen(r, s, viewer)},
-                       {"rule", s.rule}, {"at", s.at}, {"policy", s.by_policy}});
-    }
-    j["trace"] = trace;
-  }
-  return j;
+  return j;  // `trace` too is spliced in by JsonReplayReport
 }
 
 // What follows the trace: the result, what the rules wait for, the winners and scores.
@@ -168,7 +158,11 @@ int run_replay(const ReplayCommandOptions& options) {
   if (options.show_state == "step") replay_options.snapshots = ri::ReplayOptions::Snapshots::kStep;
   if (options.show_state == "round") replay_options.snapshots = ri::ReplayOptions::Snapshots::kRound;
   const bool color = stderr_wants_color();
-  nlohmann::json out = {{"ruleset", machine->ir().title}, {"logs", nlohmann::json::array()}};
+  // JSON is printed a log at a time; each log's report is built as its replay goes.
+  std::size_t reports = 0;
+  const auto print_report = [&](const std::string& entry) {
+    fmt::print("{}{}", reports++ == 0 ? json_report_head(true) : ",\n", entry);
+  };
   for (const std::string& path : options.logs) {
     std::string error;
     std::optional<std::string> text;
@@ -180,7 +174,7 @@ int run_replay(const ReplayCommandOptions& options) {
     if (!text) {
       fmt::print(stderr, "error: cannot read the log '{}': {}\n", grammar::printable(path), error);
       exit_code = std::max(exit_code, kExitBadInput);
-      if (json) out["logs"].push_back({{"log", path}, {"result", "unreadable"}, {"message", error}});
+      if (json) print_report(json_report_entry({{"log", path}, {"result", "unreadable"}, {"message", error}}));
       continue;
     }
     // Each log is added to its own copy of the (small) rule sources, so that replaying many
@@ -200,22 +194,17 @@ int run_replay(const ReplayCommandOptions& options) {
       print_text(*machine, path, result);
       continue;
     }
-    ri::ReplayResult result = ri::replay(*machine, log_sources, log_file, replay_options);
+    JsonReplayReport report(*machine, path, options.as, !options.show_state.empty());
+    ri::ReplayOptions streaming = replay_options;
+    streaming.drain = [&report](ri::ReplayResult& so_far, std::int64_t next_step) { report.drain(so_far, next_step); };
+    ri::ReplayResult result = ri::replay(*machine, log_sources, log_file, streaming);
     exit_code = std::max(exit_code, exit_code_of(result.outcome));
-    // Who sees the states: the log's header names the players, so `--as` is read now.
-    std::optional<ri::PlayerId> viewer;
-    if (!options.show_state.empty() && !result.seat_names.empty()) {
-      std::string as_error;
-      viewer = viewer_named(options.as, result.seat_names, as_error);
-      if (!viewer) {
-        fmt::print(stderr, "error: {}: {}\n", path, as_error);
-        exit_code = std::max(exit_code, kExitBadInput);
-        result.snapshots.clear();
-      }
-    }
-    out["logs"].push_back(result_json(*machine, path, result, log_sources, viewer));
+    report.drain(result, 0);  // a log without steps: the viewer is read from its header now
+    if (report.viewer_failed()) exit_code = std::max(exit_code, kExitBadInput);
+    const nlohmann::json members = result_json(*machine, path, result, log_sources, report.viewer());
+    report.finish(result, members, reports++ == 0 ? json_report_head(true) : ",\n");
   }
-  if (json) fmt::print("{}\n", json_text(out, 2));
+  if (json) fmt::print("{}\n", json_report_tail(machine->ir().title, reports > 0));
   return exit_code;
 }
 

@@ -29,9 +29,6 @@ void print_snapshot(const ri::Machine& machine, const ri::ReplaySnapshot& snapsh
 
 }  // namespace
 
-namespace {
-
-// The choice as `viewer` saw it, when states are shown.
 std::string choice_seen_as(const ri::ReplayResult& r, const ri::ReplayStep& step, std::optional<ri::PlayerId> viewer) {
   if (!viewer) return step.choice;
   const bool own = *viewer != ri::kTableViewer && step.player == r.seat_names[static_cast<std::size_t>(*viewer)];
@@ -41,8 +38,6 @@ std::string choice_seen_as(const ri::ReplayResult& r, const ri::ReplayStep& step
   if (bit < 64 && ((step.unseen_by >> bit) & 1U) != 0) return "(hidden)";
   return step.choice;
 }
-
-}  // namespace
 
 std::string choice_seen(const ri::ReplayResult& r, const ri::ReplayStep& step, std::optional<ri::PlayerId> viewer) {
   // The full log is no one's view: a trace shown as someone sees the game hides what they did not see.
@@ -155,39 +150,31 @@ nlohmann::json score_json(const std::vector<ri::ScoreValue>& seats) {
   return out;
 }
 
-nlohmann::json round_ends_json(const ri::Machine& machine, const ri::ReplayResult& r) {
-  nlohmann::json out = nlohmann::json::array();
-  for (const ri::RoundEnd& end : r.round_ends) {
-    nlohmann::json scores = nlohmann::json::object();
-    for (std::size_t i = 0; i < end.scores.size(); ++i) scores[machine.ir().scores[i].name] = score_json(end.scores[i]);
-    out.push_back({{"round", end.round}, {"after_step", end.after_step}, {"game_ended", end.game_ended}, {"scores", scores}});
-  }
-  return out;
+nlohmann::json round_end_json(const ri::Machine& machine, const ri::RoundEnd& end) {
+  nlohmann::json scores = nlohmann::json::object();
+  for (std::size_t i = 0; i < end.scores.size(); ++i) scores[machine.ir().scores[i].name] = score_json(end.scores[i]);
+  return {{"round", end.round}, {"after_step", end.after_step}, {"game_ended", end.game_ended}, {"scores", scores}};
 }
 
-nlohmann::json snapshots_json(const ri::Machine& machine, const ri::ReplayResult& r, ri::PlayerId viewer) {
-  const std::vector<std::string>& names = r.seat_names;
-  nlohmann::json out = nlohmann::json::array();
-  for (const ri::ReplaySnapshot& s : r.snapshots) {
-    const ri::TableView view = ri::table_view(machine, s.state, viewer);
-    nlohmann::json zones = nlohmann::json::object();
-    for (const ri::TableZone& z : view.zones) {
-      nlohmann::json cards = nlohmann::json::array();
-      for (const auto& c : z.cards) cards.push_back(c ? nlohmann::json(machine.card_name(s.state, *c)) : nlohmann::json(nullptr));
-      zones[ri::zone_display_name(machine.ir(), z.instance, names)] = {{"count", z.cards.size()}, {"cards", cards}, {"face_up", z.face_up}};
-    }
-    nlohmann::json scores = nlohmann::json::object();
-    for (std::size_t i = 0; i < view.scores.size(); ++i) scores[machine.ir().scores[i].name] = score_json(view.scores[i]);
-    nlohmann::json j = {{"after_step", s.after_step}, {"round_end", s.round_end}, {"round", view.round}, {"moves", view.moves},
-                        {"zones", zones}, {"scores", scores}, {"finished", view.finished}};
-    if (view.to_move) {
-      j["to_move"] = names[static_cast<std::size_t>(*view.to_move)];
-      j["rule"] = view.rule >= 0 ? nlohmann::json(machine.ir().labels[static_cast<std::size_t>(view.rule)]) : nlohmann::json(nullptr);
-      j["secret"] = view.secret;
-    }
-    out.push_back(std::move(j));
+nlohmann::json snapshot_json(const ri::Machine& machine, const ri::ReplaySnapshot& s, const std::vector<std::string>& names,
+                             ri::PlayerId viewer) {
+  const ri::TableView view = ri::table_view(machine, s.state, viewer);
+  nlohmann::json zones = nlohmann::json::object();
+  for (const ri::TableZone& z : view.zones) {
+    nlohmann::json cards = nlohmann::json::array();
+    for (const auto& c : z.cards) cards.push_back(c ? nlohmann::json(machine.card_name(s.state, *c)) : nlohmann::json(nullptr));
+    zones[ri::zone_display_name(machine.ir(), z.instance, names)] = {{"count", z.cards.size()}, {"cards", cards}, {"face_up", z.face_up}};
   }
-  return out;
+  nlohmann::json scores = nlohmann::json::object();
+  for (std::size_t i = 0; i < view.scores.size(); ++i) scores[machine.ir().scores[i].name] = score_json(view.scores[i]);
+  nlohmann::json j = {{"after_step", s.after_step}, {"round_end", s.round_end}, {"round", view.round}, {"moves", view.moves},
+                      {"zones", zones}, {"scores", scores}, {"finished", view.finished}};
+  if (view.to_move) {
+    j["to_move"] = names[static_cast<std::size_t>(*view.to_move)];
+    j["rule"] = view.rule >= 0 ? nlohmann::json(machine.ir().labels[static_cast<std::size_t>(view.rule)]) : nlohmann::json(nullptr);
+    j["secret"] = view.secret;
+  }
+  return j;
 }
 
 }  // namespace rulebook::cli

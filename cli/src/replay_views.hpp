@@ -19,6 +19,10 @@ namespace rulebook::cli {
 std::optional<interpreter::PlayerId> viewer_named(const std::string& as, const std::vector<std::string>& names,
                                                   std::string& error);
 
+// A step's choice as `viewer` saw it, where states are shown (without a viewer, the log's).
+std::string choice_seen_as(const interpreter::ReplayResult& result, const interpreter::ReplayStep& step,
+                           std::optional<interpreter::PlayerId> viewer);
+
 // A step's choice as `viewer` saw it when it was made: a card it could not see and a choice
 // made in secret by another player are hidden. Without a viewer (no --show-state), the log's.
 std::string choice_seen(const interpreter::ReplayResult& result, const interpreter::ReplayStep& step,
@@ -58,10 +62,10 @@ class TracePrinter {
 // One score's seats for JSON: a number each, or {"fault": MESSAGE} where its expression faults.
 nlohmann::json score_json(const std::vector<interpreter::ScoreValue>& seats);
 
-nlohmann::json round_ends_json(const interpreter::Machine& machine, const interpreter::ReplayResult& result);
-
-// The states kept, as `viewer` sees them: hidden cards are null, counts are kept.
-nlohmann::json snapshots_json(const interpreter::Machine& machine, const interpreter::ReplayResult& result,
-                              interpreter::PlayerId viewer);
+// One round's end and one kept state, as JSON (`replay --format json`, replay_json.hpp).
+nlohmann::json round_end_json(const interpreter::Machine& machine, const interpreter::RoundEnd& end);
+// The state as `viewer` sees it: hidden cards are null, counts are kept.
+nlohmann::json snapshot_json(const interpreter::Machine& machine, const interpreter::ReplaySnapshot& snapshot,
+                             const std::vector<std::string>& names, interpreter::PlayerId viewer);
 
 }  // namespace rulebook::cli
