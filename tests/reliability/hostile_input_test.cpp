@@ -14,6 +14,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,19 @@ double check_seconds(const std::string& file) {
     best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
   }
   return best;
+}
+
+// Work that grows linearly grows 8 times for 8 times the input; quadratic work grew 60 to 110
+// times on these files (from a tenth of a second). The bound leaves room for noise.
+constexpr double kLinearGrowthBound = 24;
+
+// `check` of the file make(n) writes and of make(8 n): the second within kLinearGrowthBound
+// times the first.
+void check_grows_linearly(const std::string& what, const std::function<std::string(int)>& make, int n) {
+  const double small = check_seconds(make(n));
+  const double large = check_seconds(make(8 * n));
+  INFO(fmt::format("{} {}: {} s; {}: {} s", n, what, small, 8 * n, large));
+  CHECK(large < kLinearGrowthBound * small);
 }
 
 }  // namespace
@@ -336,10 +350,6 @@ TEST_CASE("hostile 2: a score whose expression faults is shown as the fault, not
 
 // ---- the third probe: a long block, a long variant, a long answer ----------------------------------
 
-// Work that grows linearly grows 8 times for 8 times the input; quadratic work grew 60 to 110
-// times on these files (from a tenth of a second). The bound leaves room for noise.
-constexpr double kLinearGrowthBound = 24;
-
 TEST_CASE("hostile 2: a block of many choices is checked in time linear in it", "[hostile]") {
   const std::string dir = rulebook::test::temp_folder();
   // Each chosen name is visible for the rest of its block, and every name read was looked for
@@ -353,10 +363,7 @@ TEST_CASE("hostile 2: a block of many choices is checked in time linear in it", 
     write_text(path, text);
     return path;
   };
-  const double small = check_seconds(choices(10'000));
-  const double large = check_seconds(choices(80'000));
-  INFO("10,000 choices: " << small << " s; 80,000: " << large << " s");
-  CHECK(large < kLinearGrowthBound * small);
+  check_grows_linearly("choices", choices, 10'000);
   std::filesystem::remove_all(dir);
 }
 
@@ -481,19 +488,13 @@ TEST_CASE("hostile 2: many enum types, many parameters and many options given ar
     for (int i = 0; i < n; ++i) text += fmt::format("enum e{} {{ a{} }}\nvar v{}: e{} = a{}\n", i, i, i, i, i);
     return write(fmt::format("enums{}.rules", n), text + "round {\n  end game\n}\n");
   };
-  const double enums_small = check_seconds(enums(4'000));
-  const double enums_large = check_seconds(enums(32'000));
-  INFO("4,000 enum types: " << enums_small << " s; 32,000: " << enums_large << " s");
-  CHECK(enums_large < kLinearGrowthBound * enums_small);
+  check_grows_linearly("enum types", enums, 4'000);
   const auto parameters = [&](int n) {
     std::string text = "game \"t\"\nplayers 2\ncards { k: 2 }\ndef f(";
     for (int i = 0; i < n; ++i) text += fmt::format("{}a{}: int", i == 0 ? "" : ", ", i);
     return write(fmt::format("parameters{}.rules", n), text + "): int = 1\nround {\n  end game\n}\n");
   };
-  const double parameters_small = check_seconds(parameters(8'000));
-  const double parameters_large = check_seconds(parameters(64'000));
-  INFO("8,000 parameters: " << parameters_small << " s; 64,000: " << parameters_large << " s");
-  CHECK(parameters_large < kLinearGrowthBound * parameters_small);
+  check_grows_linearly("parameters", parameters, 8'000);
   // Options given in a log's header, read by replay.
   const auto options = [&](int n) {
     std::string text = "game \"t\"\nplayers 2\ncards { k: 2 }\n";

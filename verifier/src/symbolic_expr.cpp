@@ -426,12 +426,8 @@ Encoder::Sym Encoder::Run::builtin(const ir::ExprNode& n) {
       bool varies = false;
       for (std::int32_t k = 0; k < classes(); ++k) {
         const auto& v = enc_.class_attribute_[static_cast<std::size_t>(k)][static_cast<std::size_t>(attribute)];
-        if (v) {
-          per.push_back(num(*v));
-        } else {
-          per.push_back(within(static_cast<std::size_t>(k)));
-          varies = true;
-        }
+        per.push_back(v ? num(*v) : within(static_cast<std::size_t>(k)));
+        varies = varies || !v;
       }
       Sym out = make_int(select(per, c.e[1]), kind, enum_id);
       out.varies = varies;
@@ -478,8 +474,7 @@ Encoder::Sym Encoder::Run::builtin(const ir::ExprNode& n) {
       Sym out;
       out.shape = Sym::Shape::kFamily;
       out.e = set.e;
-      out.e.push_back(lo);
-      out.e.push_back(hi);
+      out.e.insert(out.e.end(), {lo, hi});
       return out;
     }
     case Builtin::kMax:
