@@ -74,25 +74,34 @@ std::string cex_name(const rv::Finding& f, std::int64_t players) {
   return fmt::format("{}-{}p.jsonl", name, players);
 }
 
+// Where the twin of a knowable-moves refutation is written: beside its counterexample.
+std::string twin_path(const std::string& log_path) {
+  if (log_path.empty()) return log_path;
+  return log_path.substr(0, log_path.size() - std::string_view(".jsonl").size()) + "-twin.jsonl";
+}
+
+nlohmann::json counterexample_json(const rv::Counterexample& cex, const std::string& log_path) {
+  nlohmann::json steps = nlohmann::json::array();
+  for (const rv::TraceStep& s : cex.steps) {
+    steps.push_back({{"step", s.step}, {"player", s.player}, {"choice", s.choice}, {"rule", s.rule},
+                     {"where", s.where}, {"changes", s.changes}});
+  }
+  nlohmann::json j = {{"violation", cex.violation}, {"seed", cex.seed}, {"steps", steps}, {"log", cex.log}};
+  if (!log_path.empty()) j["log_file"] = log_path;
+  return j;
+}
+
 nlohmann::json finding_json(const rv::Finding& f, const std::string& log_path) {
   nlohmann::json j = {{"property", f.property}, {"subject", f.subject}, {"status", rv::status_name(f.status)},
                       {"method", f.method},     {"message", f.message}, {"details", f.details},
                       {"where", f.where},       {"seconds", f.seconds}};
-  if (f.counterexample) {
-    nlohmann::json steps = nlohmann::json::array();
-    for (const rv::TraceStep& s : f.counterexample->steps) {
-      steps.push_back({{"step", s.step}, {"player", s.player}, {"choice", s.choice}, {"rule", s.rule},
-                       {"where", s.where}, {"changes", s.changes}});
-    }
-    j["counterexample"] = {{"violation", f.counterexample->violation}, {"seed", f.counterexample->seed},
-                           {"steps", steps}, {"log", f.counterexample->log}};
-    if (!log_path.empty()) j["counterexample"]["log_file"] = log_path;
-  }
+  if (f.counterexample) j["counterexample"] = counterexample_json(*f.counterexample, log_path);
+  if (f.twin) j["twin"] = counterexample_json(*f.twin, twin_path(log_path));
   return j;
 }
 
-void print_trace(const rv::Counterexample& cex) {
-  fmt::print("    counterexample ({} moves): {}\n", cex.steps.size(), cex.violation);
+void print_trace(const rv::Counterexample& cex, const char* what = "counterexample") {
+  fmt::print("    {} ({} moves): {}\n", what, cex.steps.size(), cex.violation);
   // Only the moves that changed something the abstraction keeps, and the last few.
   std::size_t shown = 0;
   for (std::size_t i = 0; i < cex.steps.size(); ++i) {
@@ -126,6 +135,10 @@ void print_report(const rv::VerifyReport& r, const std::vector<std::string>& log
       } else {
         fmt::print("    log: run with --cex-out DIR to write it\n");
       }
+    }
+    if (f.twin) {
+      print_trace(*f.twin, "twin game");
+      if (!log_paths[i].empty()) fmt::print("    twin log: {}\n", twin_path(log_paths[i]));
     }
   }
   for (const auto& [where, facts] : r.invariants) {
@@ -178,8 +191,20 @@ nlohmann::json sarif(const std::string& file, const std::vector<rv::VerifyReport
           flow.push_back({{"location", location(s.where.empty() ? file + ":1" : s.where, text)}});
         }
         flow.push_back({{"location", location(f.where.empty() ? file + ":1" : f.where, f.counterexample->violation)}});
-        res["codeFlows"] = nlohmann::json::array({{{"threadFlows", nlohmann::json::array({{{"locations", flow}}})}}});
+        nlohmann::json flows = nlohmann::json::array({{{"locations", flow}}});
+        if (f.twin) {
+          nlohmann::json twin = nlohmann::json::array();
+          for (const rv::TraceStep& s : f.twin->steps) {
+            if (s.changes.empty()) continue;
+            const std::string text = fmt::format("twin, move {}: {} chooses {}; {}", s.step, s.player, s.choice, fmt::join(s.changes, ", "));
+            twin.push_back({{"location", location(s.where.empty() ? file + ":1" : s.where, text)}});
+          }
+          twin.push_back({{"location", location(f.where.empty() ? file + ":1" : f.where, f.twin->violation)}});
+          flows.push_back({{"locations", twin}});
+        }
+        res["codeFlows"] = nlohmann::json::array({{{"threadFlows", flows}}});
         if (!log_paths[r][i].empty()) res["properties"]["counterexampleLog"] = log_paths[r][i];
+        if (f.twin && !log_paths[r][i].empty()) res["properties"]["twinLog"] = twin_path(log_paths[r][i]);
       }
       results.push_back(res);
     }
@@ -283,6 +308,11 @@ int run_verify(const VerifyCommandOptions& options) {
         path = (std::filesystem::path(options.cex_out) / cex_name(f, n)).string();
         if (const std::string error = write_file_atomically(path, f.counterexample->log); !error.empty()) {
           return stop(kExitBadInput, "error: " + error);
+        }
+        if (f.twin) {
+          if (const std::string error = write_file_atomically(twin_path(path), f.twin->log); !error.empty()) {
+            return stop(kExitBadInput, "error: " + error);
+          }
         }
       }
       paths.push_back(path);

@@ -170,12 +170,55 @@ class Comparison {
       // A refutation by Z3 alone (impossible things) has no log; a fault property always has one.
       if (!shown) wrong(f.subject, "its counterexample replays without a fault of the property");
     }
+    if (f.property == "knowable-moves") knowable_twin(f, r, wrong);
     if (f.property == "invariant" && r.final_state && !r.final_state->fault) {
       for (const auto& inv : machine_.ir().invariants) {
         if (inv.name != f.subject) continue;
         const auto v = machine_.evaluate(*r.final_state, inv.condition);
         if (v && v->truthy()) wrong(f.subject, "its counterexample ends where the invariant holds");
       }
+    }
+  }
+
+  // A knowable-moves refutation: its twin replays too, to a decision of the same chooser,
+  // who sees the same cards there (zone by zone, facing included) and has other options.
+  template <typename Wrong>
+  void knowable_twin(const rv::Finding& f, const ri::ReplayResult& game, const Wrong& wrong) {
+    if (!f.twin) {
+      wrong(f.subject, "a knowable-moves refutation without its twin game");
+      return;
+    }
+    grammar::SourceManager sources;
+    const auto id = sources.add("twin.jsonl", f.twin->log);
+    ri::ReplayOptions options;
+    options.partial = true;
+    const ri::ReplayResult twin = ri::replay(machine_, sources, id, options);
+    const auto at_decision = [](const ri::ReplayResult& r) {
+      return r.outcome == ri::ReplayOutcome::kOk && r.final_state && r.final_state->decision && !r.final_state->finished;
+    };
+    if (!at_decision(game) || !at_decision(twin)) {
+      wrong(f.subject, "its two games do not both replay to a decision");
+      return;
+    }
+    const ri::PlayerId chooser = game.final_state->decision->player;
+    const auto seen = [&](const ri::State& state) {
+      std::vector<std::vector<std::pair<std::int64_t, bool>>> out;
+      for (const ri::ZoneView& z : machine_.view(state, chooser).zones) {
+        out.emplace_back();
+        for (std::size_t i = 0; i < z.cards.size(); ++i) out.back().emplace_back(z.cards[i] ? *z.cards[i] : -1, z.face_up[i]);
+      }
+      return out;
+    };
+    const auto options_of = [&](const ri::State& state) {
+      std::vector<std::string> texts;
+      for (std::size_t m = 0; m < machine_.legal_moves(state).size(); ++m) texts.push_back(machine_.move_text(state, m));
+      std::sort(texts.begin(), texts.end());
+      return texts;
+    };
+    if (twin.final_state->decision->player != chooser || seen(*game.final_state) != seen(*twin.final_state)) {
+      wrong(f.subject, "its two games show the chooser different things at the decision");
+    } else if (options_of(*game.final_state) == options_of(*twin.final_state)) {
+      wrong(f.subject, "its two games give the chooser the same options");
     }
   }
 

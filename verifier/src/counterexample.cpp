@@ -46,6 +46,13 @@ class TableSink : public ri::LogWriter {
     index = k < script_->size() && (*script_)[k] < options.size() ? (*script_)[k] : 0;  // as the search's DrawScript
     return true;
   }
+  // The shuffles put the cards in the orders `shuffles` (in the order the game shuffles).
+  void shuffles(const std::vector<std::vector<ri::CardId>>* shuffles) { shuffles_ = shuffles; }
+  bool shuffle_result(const ri::State& /*state*/, std::int32_t /*zone_instance*/, std::vector<ri::CardId>& cards) override {
+    if (shuffles_ == nullptr || next_shuffle_ >= shuffles_->size()) return false;
+    cards = (*shuffles_)[next_shuffle_++];
+    return true;
+  }
   void ended(const ri::State& state) override {
     LogWriter::ended(state);
     flush(state);
@@ -79,11 +86,34 @@ class TableSink : public ri::LogWriter {
   std::optional<TraceStep> pending_;
   const std::vector<std::size_t>* script_ = nullptr;
   std::size_t next_draw_ = 0;
+  const std::vector<std::vector<ri::CardId>>* shuffles_ = nullptr;
+  std::size_t next_shuffle_ = 0;
 };
 
 const std::vector<std::size_t> kNoDraws;
 
 }  // namespace
+
+Counterexample replay_moves(const ri::Machine& machine, const ri::GameConfig& config,
+                            const std::vector<std::size_t>& moves, const std::vector<std::vector<std::size_t>>& draws,
+                            const std::vector<std::vector<ri::CardId>>& shuffles, const Layout& layout,
+                            const CardClasses& classes, std::string violation) {
+  Counterexample out;
+  out.seed = config.seed;
+  out.violation = std::move(violation);
+  TableSink sink(machine, config, layout, classes, out.steps);
+  sink.shuffles(&shuffles);
+  sink.script(draws.empty() ? &kNoDraws : &draws[0]);
+  ri::State state = machine.start(config, &sink);
+  sink.flush(state);
+  for (std::size_t m = 0; m < moves.size() && !state.finished; ++m) {
+    sink.script(m + 1 < draws.size() ? &draws[m + 1] : &kNoDraws);
+    machine.apply(state, moves[m], &sink);
+  }
+  if (!state.finished) sink.stopped(state, state.moves);
+  out.log = sink.text();
+  return out;
+}
 
 Counterexample replay_game(const ri::Machine& machine, const ri::GameConfig& config, std::int64_t random_moves,
                            const std::vector<std::size_t>& then, const Layout& layout, const CardClasses& classes,

@@ -20,4 +20,13 @@ Counterexample replay_game(const ri::Machine& machine, const ri::GameConfig& con
                            const std::vector<std::size_t>& then, const Layout& layout, const CardClasses& classes,
                            std::string violation, const std::vector<std::vector<std::size_t>>& then_draws = {});
 
+// Plays the decisions `moves` (indexes into the legal moves) from the start; the random
+// choices before the first decision draw `draws[0]`, those after move m `draws[m + 1]`, and
+// the shuffles put the cards in the orders `shuffles` (bottom to top, in the order the game
+// shuffles; past the list, the seed's). For two games that differ only where nobody looks.
+Counterexample replay_moves(const ri::Machine& machine, const ri::GameConfig& config,
+                            const std::vector<std::size_t>& moves, const std::vector<std::vector<std::size_t>>& draws,
+                            const std::vector<std::vector<ri::CardId>>& shuffles, const Layout& layout,
+                            const CardClasses& classes, std::string violation);
+
 }  // namespace rulebook::verifier

@@ -5,6 +5,7 @@
 // does not keep: such a read leaves the property unknown. The facing of a known card is
 // known (a face-up card is seen by everyone). A simultaneous block holds
 // variable writes back until it ends; it must not move, deal, flip or shuffle cards either.
+// What is not proved is refuted when two games show the leak (knowable_twins.hpp).
 #include <algorithm>
 #include <chrono>
 #include <map>
@@ -13,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "context.hpp"
+#include "knowable_twins.hpp"
 
 namespace rulebook::verifier {
 
@@ -325,6 +327,9 @@ class HiddenFlows {
 
 }  // namespace
 
+// Sampled games whose twins are tried for a refutation (knowable_twins.hpp).
+constexpr std::int64_t kTwinGames = 20;
+
 void check_knowable_moves(const Context& ctx, std::vector<Finding>& out) {
   ctx.start_clock();
   const auto started = std::chrono::steady_clock::now();
@@ -437,6 +442,14 @@ void check_knowable_moves(const Context& ctx, std::vector<Finding>& out) {
     f.status = Status::kProved;
     f.message = fmt::format("the options of all {} choices depend only on public zones, the chooser's own zones and "
                             "card counts; simultaneous blocks reveal nothing early", choices);
+  } else if (auto conflict = find_knowable_conflict(ctx, kTwinGames, static_cast<double>(ctx.options.search_seconds))) {
+    f.status = Status::kRefuted;
+    f.method = "two games the chooser cannot tell apart, with different options (replayed)";
+    f.message = std::move(conflict->message);
+    f.details = leaks;
+    f.details.insert(f.details.end(), unclear.begin(), unclear.end());
+    f.counterexample = std::move(conflict->game);
+    f.twin = std::move(conflict->twin);
   } else {
     // A read that Z3 could not rule out is not yet a leak in a reachable state: unknown.
     f.status = Status::kUnknown;

@@ -57,6 +57,9 @@ struct Finding {
   grammar::SourceSpan span;
   std::string where;            // file:line of span
   std::optional<Counterexample> counterexample;
+  // knowable-moves refuted: a second game in which the chooser of the counterexample's last
+  // decision has seen exactly the same and has other options.
+  std::optional<Counterexample> twin;
   double seconds = 0;
 };
 
