@@ -67,8 +67,11 @@ class Formatter {
     at_block_start_ = false;
   }
 
+  // At most one blank line in a row: a node that starts after a gap and takes a comment from
+  // inside itself as a leading one would otherwise print the gap twice (and a second pass,
+  // one: not idempotent).
   void blank_line_if_gap(std::uint32_t next_line) {
-    if (!at_block_start_ && !out_.empty() && last_end_line_ != 0 && next_line > last_end_line_ + 1) {
+    if (!at_block_start_ && !out_.empty() && !out_.ends_with("\n\n") && last_end_line_ != 0 && next_line > last_end_line_ + 1) {
       out_ += '\n';
     }
   }

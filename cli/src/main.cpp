@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <new>
 #include <iostream>
@@ -44,6 +45,10 @@ void make_stderr_unfailing() {
 
 int main(int argc, char** argv) {
   make_stderr_unfailing();
+  // A file size limit (`ulimit -f`) is a full disk to us: a write past it fails with EFBIG,
+  // which every command reports and cleans up after. By default SIGXFSZ would kill the
+  // process there instead, with no message and a temporary file left behind.
+  std::signal(SIGXFSZ, SIG_IGN);
   CLI::App app{"rulebook: write card-game rules as text, check them, play and verify them"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("rulebook " RULEBOOK_VERSION));

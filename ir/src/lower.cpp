@@ -18,7 +18,10 @@ void Lowerer::run() {
   ir_.players_default = program_.players_default;
   ir_.seats = program_.seats;
   ir_.fixed_seats = program_.seats_declared;
-  for (const grammar::EnumInfo& e : program_.enums) ir_.enums.push_back(EnumInfo{e.name, e.values, e.builtin});
+  for (const grammar::EnumInfo& e : program_.enums) {
+    enum_ids_.try_emplace(e.name, static_cast<std::int32_t>(ir_.enums.size()));
+    ir_.enums.push_back(EnumInfo{e.name, e.values, e.builtin});
+  }
   ir_.local_slots = kFirstFreeSlot;
   ir_.local_names.resize(static_cast<std::size_t>(ir_.local_slots));
   ir_.local_types.resize(static_cast<std::size_t>(ir_.local_slots), TypeTable::kUnknownType);
@@ -195,10 +198,8 @@ Value Lowerer::constant_value(const ast::Expr& e) {
 // ---- types and slots ----
 
 std::int32_t Lowerer::enum_id(const std::string& name) const {
-  for (std::size_t i = 0; i < ir_.enums.size(); ++i) {
-    if (ir_.enums[i].name == name) return static_cast<std::int32_t>(i);
-  }
-  return -1;
+  const auto it = enum_ids_.find(name);
+  return it == enum_ids_.end() ? -1 : it->second;
 }
 
 TypeId Lowerer::type_id(const grammar::Type& type) {

@@ -46,10 +46,9 @@ ExprId Lowerer::lower(const ast::NameRef& n, const ast::Expr& e) {
   if (it == program_.globals.end()) {
     // An enum type's name: the set literal of its values, in declaration order, so that
     // every later pass sees the same thing as `{rock, paper, scissors}`.
-    for (const grammar::EnumInfo& info : program_.enums) {
-      if (info.name != n.name) continue;
+    if (const std::int32_t id = enum_id(n.name); id >= 0) {
+      const grammar::EnumInfo& info = program_.enums[static_cast<std::size_t>(id)];
       std::vector<ExprId> kids;
-      const std::int32_t id = enum_id(info.name);
       const TypeId element_type = type_id(grammar::Type::enumeration(info.name));
       for (std::size_t i = 0; i < info.values.size(); ++i) {
         ExprNode value;

@@ -99,6 +99,7 @@ class Lowerer {
   const grammar::Program& program_;
   Ir& ir_;
   std::unordered_map<const ast::Ident*, Slot> slots_;  // binder -> its slot
+  std::unordered_map<std::string, std::int32_t> enum_ids_;  // enum type name -> its index in Ir::enums
   std::map<std::string, std::int32_t> zone_ids_, var_ids_, option_ids_, def_ids_;
   std::map<std::string, const ast::Expr*> policy_;
   const ast::CardsDecl* cards_ = nullptr;

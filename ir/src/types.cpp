@@ -1,22 +1,19 @@
 #include "rulebook/ir/types.hpp"
 
-#include <algorithm>
-
 namespace rulebook::ir {
 
 TypeTable::TypeTable() {
   // In the order of the fixed ids.
   for (const TypeKind kind : {TypeKind::kUnknown, TypeKind::kInt, TypeKind::kBool, TypeKind::kPlayer, TypeKind::kCard,
                               TypeKind::kZone, TypeKind::kNone}) {
-    types_.push_back(TypeInfo{kind, -1, -1});
+    intern(TypeInfo{kind, -1, -1});
   }
 }
 
 TypeId TypeTable::intern(const TypeInfo& info) {
-  const auto it = std::find(types_.begin(), types_.end(), info);
-  if (it != types_.end()) return static_cast<TypeId>(it - types_.begin());
-  types_.push_back(info);
-  return static_cast<TypeId>(types_.size() - 1);
+  const auto [it, added] = ids_.try_emplace(std::tuple{info.kind, info.enum_id, info.element}, static_cast<TypeId>(types_.size()));
+  if (added) types_.push_back(info);
+  return it->second;
 }
 
 std::string type_name(const TypeTable& types, TypeId id, const std::vector<std::string>& enum_names) {

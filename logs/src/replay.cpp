@@ -20,9 +20,10 @@ namespace rulebook::interpreter::detail {
 void Replayer::record_step(std::uint32_t line, PlayerId player, const Value& choice, std::int32_t instr,
                            bool by_policy, const State& state) {
   ++result_.steps;
+  // Without a trace too: round ends and states kept so far are handed over at every step.
+  if (options_.drain) options_.drain(result_, result_.steps);
   if (!options_.trace) return;
   const std::int32_t rule = ir_.code[static_cast<std::size_t>(instr)].rule;
-  if (options_.drain) options_.drain(result_, result_.steps);
   ReplayStep step{result_.steps, line, names_.who(player),
                   traced_alternative_ >= 0 ? move_notation(state, traced_alternative_, choice) : names_.notation(state, choice),
                   rule >= 0 ? ir_.labels[static_cast<std::size_t>(rule)] : std::string(),

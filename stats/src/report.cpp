@@ -117,6 +117,11 @@ std::string stats_report(const SimulationStats& s, bool json) {
   }
   out += "wins by player (share of finished games, 95% confidence interval):\n";
   for (std::size_t p = 0; p < seats; ++p) {
+    // Without a finished game there is no share to give, and no interval that means anything.
+    if (finished == 0) {
+      out += fmt::format("  player {}{}: no finished game\n", p, s.automated[p] ? " (automated)" : "");
+      continue;
+    }
     const auto [lo, hi] = wilson_interval(s.wins[p], finished);
     out += fmt::format("  player {}{}: {:5.1f}%  [{:.1f}%, {:.1f}%]\n", p, s.automated[p] ? " (automated)" : "",
                        s.win_rate(p) * 100, lo * 100, hi * 100);

@@ -86,7 +86,8 @@ TEST_CASE("hostile 2: every command exits non-zero with a message when stdout ca
     CHECK(contains(err, "error: cannot write the output: No space left on device"));
   }
   // A file size limit is a full disk for the process: the same, whatever the size of the output.
-  const auto limited = run_rulebook("fmt " + molestation(), "", "bash -c 'trap \"\" XFSZ; ulimit -f 4; exec \"$0\" \"$@\"'");
+  // The limit's signal, SIGXFSZ, is left at its default here: rulebook must ignore it itself.
+  const auto limited = run_rulebook("fmt " + molestation(), "", "bash -c 'ulimit -f 4; exec \"$0\" \"$@\"'");
   CHECK(limited.exit_code == 2);
   CHECK(contains(limited.err, "cannot write the output: File too large"));
   fs::remove_all(dir);
@@ -116,7 +117,7 @@ TEST_CASE("hostile 2: simulate --logs onto a full disk still prints and saves th
   // Logs are larger than 16 KiB; the statistics file and the report are not.
   const auto r = run_rulebook(fmt::format("simulate {} --games 20 --logs {} --stats {}", molestation(),
                                           quoted_path(dir + "/logs"), quoted_path(dir + "/s.json")),
-                              "", "bash -c 'trap \"\" XFSZ; ulimit -f 16; exec \"$0\" \"$@\"'");
+                              "", "bash -c 'ulimit -f 16; exec \"$0\" \"$@\"'");
   CHECK(r.exit_code == 2);
   CHECK(contains(r.err, "File too large"));
   CHECK(contains(r.err, "logs written, each one whole; the statistics are of all 20 games"));
@@ -125,6 +126,25 @@ TEST_CASE("hostile 2: simulate --logs onto a full disk still prints and saves th
   CHECK(nlohmann::json::parse(read_text(dir + "/s.json"))["played"] == 20);
   CHECK(starting_with(dir + "/logs", ".") == 0);  // no temporary file left
   fs::remove_all(dir);
+}
+
+TEST_CASE("hostile 2: a file size limit fails writes to files with a message and leaves no temporary file", "[hostile]") {
+  // Found by the fifth probe: SIGXFSZ killed the process at the limit (exit 153, no message),
+  // leaving the temporary file of fmt --write, check --dump-ir, play --log and simulate --logs.
+  const std::string dir = rulebook::test::temp_folder();
+  const std::string original = read_text(source_path("rulesets/molestation-game.rules")) + "\n\n";  // fmt has something to change
+  write_text(dir + "/game.rules", original);
+  const std::string limit = "bash -c 'ulimit -f 4; exec \"$0\" \"$@\"'";
+  const auto formatted = run_rulebook("fmt --write " + quoted_path(dir + "/game.rules"), "", limit);
+  CHECK(formatted.exit_code == 2);
+  CHECK(contains(formatted.err, "File too large"));
+  CHECK(read_text(dir + "/game.rules") == original);  // the rules are kept as they were
+  const auto dumped = run_rulebook(fmt::format("check --dump-ir {} {}", quoted_path(dir + "/ir.txt"), molestation()), "", limit);
+  CHECK(dumped.exit_code == 2);
+  CHECK(contains(dumped.err, "File too large"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/ir.txt"));
+  CHECK(starting_with(dir, ".") == 0);
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("hostile 2: simulate checks --stats and --plot before it plays", "[hostile]") {

@@ -303,4 +303,17 @@ TEST_CASE("stats: the JSON report gives each seat its wins, share and Wilson int
   CHECK(report["rule_reached"]["play"] == s.reached[1]);
 }
 
+TEST_CASE("stats: a run without a finished game gives no win share and no interval", "[stats]") {
+  // Found by the fifth probe: `0.0% [0.0%, 0.0%]` read as if measured.
+  rs::SimulationStats s = run(0, 0, 1);
+  s.automated.assign(2, 0);
+  s.wins.assign(2, 0);
+  REQUIRE(s.finished() == 0);
+  const std::string text = rs::stats_report(s, false);
+  INFO(text);
+  CHECK(text.find("player 0: no finished game") != std::string::npos);
+  CHECK(text.find("player 1: no finished game") != std::string::npos);
+  CHECK(text.find("0.0%") == std::string::npos);
+}
+
 }  // namespace stats_stats_test

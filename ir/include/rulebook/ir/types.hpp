@@ -5,7 +5,9 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace rulebook::ir {
@@ -51,6 +53,9 @@ class TypeTable {
 
  private:
   std::vector<TypeInfo> types_;
+  // The id of each type by value: a program of many enum types has as many types, and a
+  // search of types_ for each would make lowering quadratic in them.
+  std::map<std::tuple<TypeKind, std::int32_t, TypeId>, TypeId> ids_;
 };
 
 // How the language writes the type: `int`, `set of player`, `suit` (enum names by id).
