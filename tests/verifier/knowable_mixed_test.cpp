@@ -289,7 +289,8 @@ TEST_CASE("knowable-moves: what the else branch of a hidden test writes is hidde
     check_evidence(base, true);
     CHECK(knowable_file(base + ".fixed.rules").status == rv::Status::kProved);
   }
-  // A choice in the else branch is asked (or not) by the hidden test.
+  // A choice in the else branch is asked (or not) by the hidden test. Alone in its rule, it is
+  // known to the chooser by the rule its view names, so only its options count: proved.
   const auto asked = rulebook::test::machine_for(with_round(R"(
   rule test: if kind(top(deck)) == gem {
     set n := 1
@@ -299,9 +300,21 @@ TEST_CASE("knowable-moves: what the else branch of a hidden test writes is hidde
   rule pick2: choose z in {1, 2, 3} by seat 0 where z == 1
   end game winners players
 )"));
-  const rv::Finding f = knowable(*asked);
-  CHECK(f.status == rv::Status::kUnknown);
-  CHECK(fmt::format("{}", fmt::join(f.details, "\n")).find("'pick' at") != std::string::npos);
+  CHECK(knowable(*asked).status == rv::Status::kProved);
+  // Two choices of one rule, one in each branch, with other options: seat 0 cannot tell which
+  // asks it. Not proved, and two games show it.
+  const auto shared = rulebook::test::machine_for(with_round(R"(
+  rule test: if kind(top(deck)) == gem {
+    choose y in {1, 2} by seat 0
+  } else {
+    choose y in {1, 2, 3} by seat 0
+  }
+  end game winners players
+)"));
+  const rv::Finding f = knowable(*shared);
+  CHECK(f.status != rv::Status::kProved);
+  CHECK(fmt::format("{}", fmt::join(f.details, "\n")).find("'test' at") != std::string::npos);
+  check_twin(*shared, f);
 }
 
 TEST_CASE("knowable-moves: an initial value computed from hidden cards each round is hidden (corpus 107)", "[knowmixed][verifier]") {
