@@ -187,7 +187,7 @@ int run_simulate(const SimulateOptions& options) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (show_progress) fmt::print(stderr, "\n");
   const std::int64_t ran = played + (fault_game ? 1 : 0);
-  fmt::print(stderr, "{} games in {:.2f} s ({:.0f} games/s, {} job{})\n", ran, seconds,
+  fmt::print(stderr, "{} game{} in {:.2f} s ({:.0f} games/s, {} job{})\n", ran, ran == 1 ? "" : "s", seconds,
              static_cast<double>(ran) / std::max(seconds, 1e-9), options.jobs, options.jobs == 1 ? "" : "s");
   const bool stopped = !fault_game && played < games;
   stats.interrupted = stopped;

@@ -181,7 +181,7 @@ class Comparison {
   }
 
   // A knowable-moves refutation: its twin replays too, to a decision of the same chooser,
-  // who sees the same cards there (zone by zone, facing included) and has other options.
+  // who sees the same cards and scores there (zone by zone, facing included) and has other options.
   template <typename Wrong>
   void knowable_twin(const rv::Finding& f, const ri::ReplayResult& game, const Wrong& wrong) {
     if (!f.twin) {
@@ -215,7 +215,8 @@ class Comparison {
       std::sort(texts.begin(), texts.end());
       return texts;
     };
-    if (twin.final_state->decision->player != chooser || seen(*game.final_state) != seen(*twin.final_state)) {
+    if (twin.final_state->decision->player != chooser || seen(*game.final_state) != seen(*twin.final_state) ||
+        machine_.scores(*game.final_state) != machine_.scores(*twin.final_state)) {
       wrong(f.subject, "its two games show the chooser different things at the decision");
     } else if (options_of(*game.final_state) == options_of(*twin.final_state)) {
       wrong(f.subject, "its two games give the chooser the same options");

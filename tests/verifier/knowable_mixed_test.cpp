@@ -327,4 +327,35 @@ TEST_CASE("knowable-moves: an initial value computed from hidden cards each roun
   CHECK(knowable_file("107-know-per-round-init.fixed.rules").status == rv::Status::kProved);
 }
 
+TEST_CASE("knowable-moves: a choice alone in its rule is known by it only when its options read no loop state",
+          "[knowmixed][verifier]") {
+  // Issue 35's adversary round: the rule that asks does not say at which pass of a loop it asks.
+  for (const std::string name : {"know-loop-element", "know-pass-counter", "know-loop-guard"}) {
+    INFO(name);
+    const auto machine = rulebook::test::machine_for_file("tests/verifier/probes/" + name + ".rules");
+    const rv::Finding f = knowable(*machine);
+    CHECK(f.status != rv::Status::kProved);
+    if (f.status == rv::Status::kRefuted) check_twin(*machine, f);
+  }
+}
+
+TEST_CASE("knowable-moves: two games that differ in a score everyone sees are no refutation", "[knowmixed][verifier]") {
+  const auto machine = rulebook::test::machine_for_file("tests/verifier/probes/know-score-shows.rules");
+  const rv::Finding f = knowable(*machine);
+  CHECK(f.status != rv::Status::kProved);
+  if (f.status == rv::Status::kRefuted) {
+    REQUIRE(f.twin);
+    CHECK(f.counterexample->log != f.twin->log);
+    // Were it refuted, the two games would have to show the same scores.
+    rulebook::grammar::SourceManager sources;
+    ri::ReplayOptions options;
+    options.partial = true;
+    const auto a = ri::replay(*machine, sources, sources.add("a.jsonl", f.counterexample->log), options);
+    const auto b = ri::replay(*machine, sources, sources.add("b.jsonl", f.twin->log), options);
+    REQUIRE(a.final_state);
+    REQUIRE(b.final_state);
+    CHECK(machine->scores(*a.final_state) == machine->scores(*b.final_state));
+  }
+}
+
 }  // namespace verifier_knowable_mixed_test

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "context.hpp"
+#include "knowable_by_rule.hpp"
 #include "knowable_twins.hpp"
 
 namespace rulebook::verifier {
@@ -346,14 +347,7 @@ void check_knowable_moves(const Context& ctx, std::vector<Finding>& out) {
       zone_of[static_cast<std::size_t>(info.first_instance + p)] = static_cast<std::int32_t>(z);
     }
   }
-  // How many choices each rule label has. The chooser sees who decides and by which rule (its
-  // view names both), so a choice that is alone in its rule is known to the chooser as the one
-  // that asks; that it is asked under a test on hidden cards then tells it nothing about its
-  // options, which are checked below like those of any choice.
-  std::map<std::int32_t, std::int32_t> choices_in_rule;
-  for (const ir::Instr& in : ir.code) {
-    if ((in.code == ir::OpCode::kChoose || in.code == ir::OpCode::kChooseMixed) && in.c >= 0) ++choices_in_rule[in.rule];
-  }
+  const KnownByRule known_by_rule(ir);
   for (std::size_t i = 0; i < ir.code.size(); ++i) {
     const auto pc = static_cast<std::int32_t>(i);
     const ir::Instr& in = ir.code[i];
@@ -362,8 +356,7 @@ void check_knowable_moves(const Context& ctx, std::vector<Finding>& out) {
     if (in.c < 0) continue;  // drawn at random: no player decides, so no player needs to see the options
     ++choices;
     const std::string rule = in.rule >= 0 ? fmt::format("'{}'", ir.labels[static_cast<std::size_t>(in.rule)]) : "a choice";
-    const bool alone_in_rule = in.rule >= 0 && choices_in_rule[in.rule] == 1;
-    if (const auto test = flows.under(pc); test && !alone_in_rule) {
+    if (const auto test = flows.under(pc); test && known_by_rule.not_known(pc)) {
       unclear.push_back(fmt::format("{} at {}: it is asked (or not) by a test or a loop that reads hidden cards ({})", rule,
                                     ctx.where(ir.span_of(in)), ctx.where(*test)));
     }

@@ -40,9 +40,17 @@ class Observer : public ri::EventSink {
 
   void observe(const ri::State& state, const std::string& what) {
     if (seen.size() < state.seat_of.size()) seen.resize(state.seat_of.size(), 0);
+    // The scores are shown to everyone at the table (`play` prints them at every choice).
+    std::string scores;
+    if (!machine_.ir().scores.empty()) {
+      for (const std::vector<ri::ScoreValue>& score : machine_.scores(state)) {
+        for (const ri::ScoreValue& v : score) scores += ri::score_text(v) + ",";
+      }
+    }
     for (std::size_t p = 0; p < seen.size(); ++p) {
       std::string key = what;
       key += '|';
+      key += scores;
       view_key(state, static_cast<ri::PlayerId>(p), key);
       seen[p] = mix(seen[p], key);
       if (static_cast<std::int32_t>(p) == exact_player) exact_text += key + "\n";

@@ -7,8 +7,8 @@
 // What a player has seen, in both games: after every event (a deal, a move, a flip, a
 // shuffle, a round's start and end, a swap of seats) and at every decision, its view (the
 // cards it may know and the facing of every card, the number of cards in every zone, the
-// seats, the round, who decides and by which rule), and every move and random draw anyone
-// made, as text. That is at least what it sees at the table (moves and draws are more), so
+// seats, the round, who decides and by which rule), every score (shown at the table), and
+// every move and random draw anyone made, as text. That is at least what it sees at the table (moves and draws are more), so
 // two games it cannot tell apart by it are games it cannot tell apart at the table. Variables
 // are not part of it: the language keeps no variable on the table (knowable.cpp reads a
 // variable written from hidden cards as hidden for the same reason).
