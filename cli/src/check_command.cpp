@@ -13,6 +13,7 @@
 #include "rulebook/grammar/printable.hpp"
 #include "rulebook/ir/dump.hpp"
 #include "rulebook/ir/lower.hpp"
+#include "path_options.hpp"
 
 namespace rulebook::cli {
 
@@ -97,7 +98,7 @@ void add_check_command(CLI::App& app, int& exit_code) {
       ->default_str("text");
   cmd->add_flag("-q,--quiet", options->quiet, "Print only diagnostics, not the 'ok' lines");
   cmd->add_option("--dump-ir", options->dump_ir,
-                  "Also write the lowered IR of the (one) rule file as text to this file, or - for stdout (docs/ir.md)");
+                  "Also write the lowered IR of the (one) rule file as text to this file, or - for stdout (docs/ir.md)")->check(output_path());
   cmd->callback([options, &exit_code] { exit_code = run_check(*options); });
 }
 

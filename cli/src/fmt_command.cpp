@@ -50,6 +50,13 @@ int run_fmt(const FmtOptions& options) {
                options.file);
     return kExitFinding;
   }
+  // The canonical layout can be longer than the input (one declaration a line, indentation): a
+  // file near the limit could come out past it, and no command could read it again.
+  if (formatted.size() > grammar::kMaxRuleFileBytes) {
+    fmt::print(stderr, "rulebook fmt: {}: the formatted file would have {} bytes, more than the {} MiB a rule file may have; "
+               "nothing was written\n", options.file, formatted.size(), grammar::kMaxRuleFileBytes >> 20);
+    return kExitBadInput;
+  }
   if (!options.write) {
     fmt::print("{}", formatted);
     return kExitOk;

@@ -19,6 +19,7 @@
 #include "output.hpp"
 #include "rulebook/authoring/graph.hpp"
 #include "rulebook/grammar/load.hpp"
+#include "path_options.hpp"
 
 extern char** environ;
 
@@ -254,7 +255,7 @@ void add_graph_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--format", options->format, "dot (Graphviz source) or svg (drawn by Graphviz's dot)")
       ->check(CLI::IsMember({"dot", "svg"}))
       ->default_str("dot");
-  cmd->add_option("-o,--out", options->out, "Write to this file (through a temporary file) instead of stdout")->type_name("FILE");
+  cmd->add_option("-o,--out", options->out, "Write to this file (through a temporary file) instead of stdout")->check(output_path())->type_name("FILE");
   cmd->callback([options, &exit_code] { exit_code = run_graph(*options); });
 }
 

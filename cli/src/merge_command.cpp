@@ -14,6 +14,7 @@
 #include "rulebook/stats/report.hpp"
 #include "rulebook/stats/stats_file.hpp"
 #include "save_stats.hpp"
+#include "path_options.hpp"
 
 namespace rulebook::cli {
 
@@ -70,9 +71,9 @@ void add_merge_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--format", options->format, "Output format")
       ->check(CLI::IsMember({"text", "json"}))
       ->default_str("text");
-  cmd->add_option("--stats", options->stats, "Also save the merged statistics to this file")
+  cmd->add_option("--stats", options->stats, "Also save the merged statistics to this file")->check(output_path())
       ->type_name("FILE");
-  cmd->add_option("--plot", options->plot, "Write SVG charts (win rates, game lengths) into this folder")->type_name("DIR");
+  cmd->add_option("--plot", options->plot, "Write SVG charts (win rates, game lengths) into this folder")->check(output_path())->type_name("DIR");
   cmd->callback([options, &exit_code] { exit_code = run_merge(*options); });
 }
 

@@ -21,6 +21,7 @@
 #include "rulebook/logs/log.hpp"
 #include "rulebook/logs/narrator.hpp"
 #include "rulebook/logs/table_view.hpp"
+#include "path_options.hpp"
 
 namespace rulebook::cli {
 
@@ -263,7 +264,7 @@ void add_play_command(CLI::App& app, int& exit_code) {
   add_game_options(*cmd, options->game);
   cmd->add_option("--human", options->humans, "A seat you play (repeatable; default: seat 0)")
       ->transform(whole_number(0, 63));
-  cmd->add_option("--log", options->log, "Write the game's log to this file");
+  cmd->add_option("--log", options->log, "Write the game's log to this file")->check(output_path());
   cmd->add_flag("--debug", options->debug, "Also print the whole state at each choice: every card (hidden ones too) and every variable");
   cmd->callback([options, &exit_code] { exit_code = run_play(*options); });
 }

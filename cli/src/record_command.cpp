@@ -25,6 +25,7 @@
 #include "rulebook/grammar/source.hpp"
 #include "rulebook/logs/recorder.hpp"
 #include "rulebook/logs/replay.hpp"
+#include "path_options.hpp"
 
 namespace rulebook::cli {
 
@@ -218,7 +219,7 @@ void add_record_command(CLI::App& app, int& exit_code) {
       ->transform(whole_number(1, 64));
   cmd->add_option("--names", options->names, "Seat names, in seat order (Ann,Bob or Ann Bob)")->delimiter(',');
   cmd->add_option("--option", options->option_specs, "Set a ruleset option, e.g. --option ogling=true")->type_name("NAME=VALUE");
-  cmd->add_option("-o,--output", options->out, "The log (JSON Lines); an unfinished one is continued")->required();
+  cmd->add_option("-o,--output", options->out, "The log (JSON Lines); an unfinished one is continued")->check(output_path())->required();
   cmd->callback([options, &exit_code] { exit_code = run_record(*options); });
 }
 

@@ -25,6 +25,7 @@
 #include "rulebook/interpreter/simulate.hpp"
 #include "rulebook/stats/report.hpp"
 #include "rulebook/stats/simulation_stats.hpp"
+#include "path_options.hpp"
 
 namespace rulebook::cli {
 
@@ -280,6 +281,7 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
   CLI::Option* logs = cmd->add_option("--logs", options->logs,
                   "Write every game's log into this folder, which must be new or empty; after a rule fault, only "
                   "the faulty game's log (fault-game-N.jsonl). Without --logs no log is written")
+      ->check(output_path())
       ->type_name("DIR");
   cmd->add_flag("--force", options->force,
                 "With --logs: write into a folder that already holds files, replacing logs of the same names")
@@ -289,8 +291,9 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
       ->type_name("I/N");
   cmd->add_option("--stats", options->stats,
                   "Save the statistics to this file, for 'rulebook merge' (written through a temporary file)")
+      ->check(output_path())
       ->type_name("FILE");
-  cmd->add_option("--plot", options->plot, "Write SVG charts (win rates, game lengths) into this folder")->type_name("DIR");
+  cmd->add_option("--plot", options->plot, "Write SVG charts (win rates, game lengths) into this folder")->check(output_path())->type_name("DIR");
   cmd->add_option("--format", options->format, "Output format")->check(CLI::IsMember({"text", "json"}))->default_str("text");
   cmd->callback([options, &exit_code] { exit_code = run_simulate(*options); });
 }

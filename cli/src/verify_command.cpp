@@ -25,6 +25,7 @@
 #include "sarif.hpp"
 #include "rulebook/grammar/printable.hpp"
 #include "rulebook/verifier/verify.hpp"
+#include "path_options.hpp"
 
 namespace rulebook::cli {
 
@@ -244,6 +245,7 @@ int run_verify(const VerifyCommandOptions& options) {
   const auto option_values = parse_option_specs(options.option_specs, option_error);
   if (!option_values) return stop(kExitBadInput, "error: " + option_error);
   int exit_code = kExitOk;
+  bool unwritten_logs = false;  // some --cex-out log could not be written (exit 2)
   const std::optional<ri::Machine> machine = load_machine(options.file, exit_code, output_format(options.format));
   if (!machine) return exit_code == kExitFinding ? kExitBadInput : exit_code;
   std::vector<std::int64_t> counts = options.players;
@@ -306,13 +308,15 @@ int run_verify(const VerifyCommandOptions& options) {
       std::string path;
       if (f.counterexample && !options.cex_out.empty()) {
         path = (std::filesystem::path(options.cex_out) / cex_name(f, n)).string();
-        if (const std::string error = write_file_atomically(path, f.counterexample->log); !error.empty()) {
-          return stop(kExitBadInput, "error: " + error);
-        }
-        if (f.twin) {
-          if (const std::string error = write_file_atomically(twin_path(path), f.twin->log); !error.empty()) {
-            return stop(kExitBadInput, "error: " + error);
-          }
+        // A log that cannot be written loses only itself: the report (which carries the log in
+        // JSON) is still printed, and the exit code says something failed.
+        std::string error = write_file_atomically(path, f.counterexample->log);
+        if (error.empty() && f.twin) error = write_file_atomically(twin_path(path), f.twin->log);
+        if (!error.empty()) {
+          status.clear();
+          fmt::print(stderr, "error: {}\n", error);
+          unwritten_logs = true;
+          path.clear();
         }
       }
       paths.push_back(path);
@@ -320,7 +324,7 @@ int run_verify(const VerifyCommandOptions& options) {
     log_paths.push_back(std::move(paths));
     if (options.format == "text") print_report(reports.back(), log_paths.back());
   }
-  const int code = rv::exit_code(reports);
+  const int code = unwritten_logs ? kExitBadInput : rv::exit_code(reports);
   if (json) {
     nlohmann::json out = {{"ruleset", options.file}, {"reports", nlohmann::json::array()}, {"exit", code}};
     for (std::size_t r = 0; r < reports.size(); ++r) {
@@ -394,7 +398,7 @@ void add_verify_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--seed", options->seed, "Seed of the simulated games")
       ->transform(whole_number(0, std::numeric_limits<std::uint64_t>::max()))
       ->default_str("1");
-  cmd->add_option("--cex-out", options->cex_out, "Write each counterexample as a game log into this folder")
+  cmd->add_option("--cex-out", options->cex_out, "Write each counterexample as a game log into this folder")->check(output_path())
       ->type_name("DIR");
   cmd->add_flag("--invariants", options->show_invariants,
                 "Print the inferred inductive invariant at each decision (the facts Z3 proved)");

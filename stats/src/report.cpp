@@ -155,8 +155,8 @@ std::string stats_report(const SimulationStats& s, bool json) {
   const std::size_t labels = s.reached.size();
   const auto unreached = static_cast<std::size_t>(std::count(s.reached.begin(), s.reached.end(), 0U));
   if (s.fired.empty() && labels > 0) {
-    out += fmt::format("rule coverage: {} of {} labelled rules reached (a file of version {} does not say which fired)\n",
-                       labels - unreached, labels, s.version);
+    out += fmt::format("rule coverage: {} of {} labelled rules reached (statistics from files of version 1 or 2 do not say which fired)\n",
+                       labels - unreached, labels);
   } else {
     const auto never = static_cast<std::size_t>(std::count(s.fired.begin(), s.fired.end(), 0U));
     out += fmt::format("rule coverage: {} of {} labelled rules fired, {} reached\n", labels - never, labels,

@@ -147,6 +147,57 @@ TEST_CASE("hostile 2: a file size limit fails writes to files with a message and
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("hostile 2: an empty output path is refused, not ignored", "[hostile]") {
+  // Found by the sixth probe: `--stats ''` (an unset shell variable) succeeded and wrote nothing.
+  const std::string war = quoted_path(source_path("rulesets/library/war.rules"));
+  for (const std::string& args : {"simulate " + war + " --games 1 --stats ''", "simulate " + war + " --games 1 --logs ''",
+                                  "simulate " + war + " --games 1 --plot ''", "check " + war + " --dump-ir ''",
+                                  "verify " + war + " --players 2 --cex-out '' --budget 1", "graph " + war + " -o ''"}) {
+    INFO(args);
+    const auto r = run_rulebook(args);
+    CHECK(r.exit_code == 2);
+    CHECK(contains(r.err, "takes a path, not an empty string"));
+  }
+}
+
+TEST_CASE("hostile 2: verify keeps its report when a counterexample log cannot be written", "[hostile]") {
+  // Found by the sixth probe: one log that could not be written threw the whole report away.
+  const std::string dir = rulebook::test::temp_folder();
+  write_text(dir + "/bad.rules", R"(game "Bad"
+players 2
+cards {
+  chip: 3
+}
+zone deck: pile hidden
+zone hand(p): pile hidden
+setup {
+  move box to deck face down
+}
+round {
+  rule take: choose c in deck by seat 0
+  move c to hand(seat 0)
+  rule grab: move top(deck) to hand(seat 1)
+  rule stop: if empty(deck) {
+    end game winners {seat 0}
+  }
+}
+)");
+  std::filesystem::create_directories(dir + "/cex/conservation-2p.jsonl");  // a folder where the log goes
+  const auto r = run_rulebook(fmt::format("verify {} --players 2 --budget 5 --timeout 5 --format json --cex-out {}",
+                                          quoted_path(dir + "/bad.rules"), quoted_path(dir + "/cex")));
+  CHECK(r.exit_code == 2);
+  CHECK(contains(r.err, "conservation-2p.jsonl"));
+  const nlohmann::json report = nlohmann::json::parse(r.out);
+  CHECK(report["exit"] == 2);
+  REQUIRE(report["reports"].size() == 1);
+  bool refuted = false;
+  for (const auto& f : report["reports"][0]["findings"]) {
+    if (f["property"] == "conservation") refuted = f["status"] == "refuted" && f["counterexample"].contains("log");
+  }
+  CHECK(refuted);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("hostile 2: simulate checks --stats and --plot before it plays", "[hostile]") {
   const std::string dir = rulebook::test::temp_folder();
   write_text(dir + "/file", "x");
