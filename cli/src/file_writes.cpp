@@ -38,32 +38,71 @@ const char* kind_of(mode_t mode) {
   return "another kind of file";
 }
 
-// The temporary file being written, for a signal handler to remove: a fixed buffer, since a
-// handler may not allocate, and a flag set once the name is complete. One write at a time per
-// process is enough: the commands write their files one after another. simulate --logs writes
-// from one thread too.
-char temporary_name[PATH_MAX + 1];
-std::atomic<bool> temporary_live{false};
+// The temporary files being written, for a signal handler to remove: fixed buffers, since a
+// handler may not allocate, and a flag each, set once the name is complete. The commands
+// write their files one after another (simulate --logs from one thread too); only the charts
+// of one run are staged together (three), so a few slots are enough.
+constexpr std::size_t kTemporarySlots = 4;
+char temporary_names[kTemporarySlots][PATH_MAX + 1];
+std::atomic<bool> temporary_live[kTemporarySlots];
 static_assert(std::atomic<bool>::is_always_lock_free, "read from a signal handler");
 
 extern "C" void remove_temporary_and_die(int signal) {
-  if (temporary_live.load()) ::unlink(temporary_name);  // async-signal-safe
+  for (std::size_t i = 0; i < kTemporarySlots; ++i) {
+    if (temporary_live[i].load()) ::unlink(temporary_names[i]);  // async-signal-safe
+  }
   std::signal(signal, SIG_DFL);
   std::raise(signal);
 }
 
-// Names the temporary file while it exists.
+// SIGINT, SIGTERM and SIGHUP wait from construction to release() (or the end of the scope).
+class SignalsHeld {
+ public:
+  SignalsHeld() {
+    sigemptyset(&blocked_);
+    for (const int signal : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&blocked_, signal);
+    ::sigprocmask(SIG_BLOCK, &blocked_, &previous_);
+  }
+  ~SignalsHeld() { release(); }
+  SignalsHeld(const SignalsHeld&) = delete;
+  SignalsHeld& operator=(const SignalsHeld&) = delete;
+  void release() {
+    if (!held_) return;
+    held_ = false;
+    ::sigprocmask(SIG_SETMASK, &previous_, nullptr);
+  }
+
+ private:
+  sigset_t blocked_{}, previous_{};
+  bool held_ = true;
+};
+
+}  // namespace
+
+// Names a temporary file while it exists (called with the signals held).
 class TemporaryName {
  public:
   explicit TemporaryName(const std::string& name) {
     if (name.size() > PATH_MAX) return;
-    std::memcpy(temporary_name, name.c_str(), name.size() + 1);
-    temporary_live.store(true);
+    for (std::size_t i = 0; i < kTemporarySlots; ++i) {
+      if (temporary_live[i].load()) continue;
+      std::memcpy(temporary_names[i], name.c_str(), name.size() + 1);
+      temporary_live[i].store(true);
+      slot_ = i;
+      return;
+    }
   }
-  ~TemporaryName() { temporary_live.store(false); }
+  ~TemporaryName() {
+    if (slot_ < kTemporarySlots) temporary_live[slot_].store(false);
+  }
   TemporaryName(const TemporaryName&) = delete;
   TemporaryName& operator=(const TemporaryName&) = delete;
+
+ private:
+  std::size_t slot_ = kTemporarySlots;
 };
+
+namespace {
 
 // ".NAME.XXXXXX" beside the target: a name near the system's limit (NAME_MAX, 255 bytes on
 // Linux) made the temporary name too long and the write failed, so the copied part is cut.
@@ -111,7 +150,7 @@ static std::string replaceable_file_error_unprintable(const std::string& path) {
   return {};
 }
 
-static std::string write_file_atomically_unprintable(const std::string& path, const std::string& content) {
+std::string StagedFile::stage(const std::string& path, const std::string& content, StagedFile& staged) {
   namespace fs = std::filesystem;
   if (std::string error = replaceable_file_error(path); !error.empty()) return error;
   // Through a symbolic link: replace the file it points to, in that file's folder.
@@ -130,21 +169,17 @@ static std::string write_file_atomically_unprintable(const std::string& path, co
   name.push_back('\0');
   // The signals wait while the file is made and named, so that a signal in between cannot
   // leave a file the handler does not know of.
-  sigset_t blocked, previous;
-  sigemptyset(&blocked);
-  for (const int signal : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&blocked, signal);
-  ::sigprocmask(SIG_BLOCK, &blocked, &previous);
+  SignalsHeld held;
   const int fd = mkstemp(name.data());
   const int make_error = errno;
-  std::optional<TemporaryName> named;
-  if (fd >= 0) named.emplace(std::string(name.data()));
-  ::sigprocmask(SIG_SETMASK, &previous, nullptr);
+  if (fd >= 0) staged.named_ = std::make_unique<TemporaryName>(std::string(name.data()));
+  held.release();
   if (fd < 0) return fmt::format("cannot create a temporary file in '{}': {}", dir.string(), std::strerror(make_error));
   const std::string temp(name.data());
   auto fail = [&](const std::string& message) {
     ::close(fd);
     ::unlink(temp.c_str());
-    named.reset();
+    staged.named_.reset();
     return message;
   };
   std::size_t written = 0;
@@ -174,19 +209,41 @@ static std::string write_file_atomically_unprintable(const std::string& path, co
   if (::close(fd) != 0) {
     const std::string err = std::strerror(errno);
     ::unlink(temp.c_str());
-    named.reset();
+    staged.named_.reset();
     return fmt::format("cannot write '{}': {}", temp, err);
   }
+  staged.temp_ = temp;
+  staged.target_ = target.string();
+  staged.path_ = path;
+  return {};
+}
+
+StagedFile::~StagedFile() {
+  if (named_) ::unlink(temp_.c_str());
+}
+
+std::string StagedFile::commit() {
+  if (!named_) return {};
   // The rename and forgetting the name happen with the signals held: after the rename the
   // name is the target's, which a handler must not remove.
-  ::sigprocmask(SIG_BLOCK, &blocked, &previous);
-  const int renamed = std::rename(temp.c_str(), target.c_str());
+  SignalsHeld held;
+  const int renamed = std::rename(temp_.c_str(), target_.c_str());
   const int rename_error = errno;
-  if (renamed != 0) ::unlink(temp.c_str());
-  named.reset();
-  ::sigprocmask(SIG_SETMASK, &previous, nullptr);
-  if (renamed != 0) return fmt::format("cannot replace '{}': {}", path, std::strerror(rename_error));
+  if (renamed != 0) ::unlink(temp_.c_str());
+  named_.reset();
+  held.release();
+  if (renamed != 0) return grammar::printable(fmt::format("cannot replace '{}': {}", path_, std::strerror(rename_error)));
   return {};
+}
+
+std::string stage_file(const std::string& path, const std::string& content, StagedFile& staged) {
+  return grammar::printable(StagedFile::stage(path, content, staged));
+}
+
+std::string write_file_atomically(const std::string& path, const std::string& content) {
+  StagedFile staged;
+  if (std::string error = stage_file(path, content, staged); !error.empty()) return error;
+  return staged.commit();
 }
 
 namespace {
@@ -248,9 +305,6 @@ static std::string output_folder_error_unprintable(const std::string& path) {
 // from input that is printed.
 std::string replaceable_file_error(const std::string& path) {
   return grammar::printable(replaceable_file_error_unprintable(path));
-}
-std::string write_file_atomically(const std::string& path, const std::string& content) {
-  return grammar::printable(write_file_atomically_unprintable(path, content));
 }
 std::string output_file_error(const std::string& path) { return grammar::printable(output_file_error_unprintable(path)); }
 std::string output_folder_error(const std::string& path) {

@@ -2,6 +2,7 @@
 // and writing files safely (temporary file, then rename).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,28 @@ void remove_temporary_files_on_signals();
 // one's owner and mode, and a symbolic link is written through (file_writes.cpp). Returns an
 // error message; replaceable_file_error's reasons refuse the write before anything changes.
 std::string write_file_atomically(const std::string& path, const std::string& content);
+
+// write_file_atomically in two steps, for files that are replaced together (the charts of a
+// run): stage_file writes the new content to the temporary file, commit() renames it over the
+// target. A StagedFile destroyed uncommitted removes its temporary file, and a signal does
+// too, so that when one file of several cannot be written none is replaced.
+class TemporaryName;
+class StagedFile {
+ public:
+  StagedFile() = default;
+  ~StagedFile();
+  StagedFile(const StagedFile&) = delete;
+  StagedFile& operator=(const StagedFile&) = delete;
+  // Returns an error message, or "".
+  std::string commit();
+
+ private:
+  friend std::string stage_file(const std::string& path, const std::string& content, StagedFile& staged);
+  static std::string stage(const std::string& path, const std::string& content, StagedFile& staged);
+  std::unique_ptr<TemporaryName> named_;  // while the temporary file exists
+  std::string temp_, target_, path_;
+};
+std::string stage_file(const std::string& path, const std::string& content, StagedFile& staged);
 
 // Why `path` cannot be replaced faithfully by a rename, or "" if it can (or does not exist):
 // not a regular file (a FIFO, a device, a folder), a broken link, several hard links. Needs no

@@ -12,6 +12,22 @@ nlohmann::json sarif_log(const std::string& tool_name, nlohmann::json rules, nlo
           {"runs", nlohmann::json::array({{{"tool", {{"driver", std::move(driver)}}}, {"results", std::move(results)}}})}};
 }
 
+// Every byte but the unreserved ones and `/` is percent-encoded (`:` too, which in a first
+// segment would be read as a scheme).
+std::string uri_reference(const std::string& path) {
+  std::string out;
+  for (const char ch : path) {
+    const auto c = static_cast<unsigned char>(ch);
+    if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' ||
+        c == '~' || c == '/') {
+      out += ch;
+    } else {
+      out += fmt::format("%{:02X}", c);
+    }
+  }
+  return out;
+}
+
 namespace {
 
 // A SARIF location; a span with no file (a message about the whole run) has none.
@@ -19,7 +35,7 @@ nlohmann::json location(const grammar::SourceSpan& span, const grammar::SourceMa
                         const std::string& message) {
   nlohmann::json loc = nlohmann::json::object();
   if (span.valid() && span.file < sources.size()) {
-    loc["physicalLocation"] = {{"artifactLocation", {{"uri", sources.file(span.file).path}}},
+    loc["physicalLocation"] = {{"artifactLocation", {{"uri", uri_reference(sources.file(span.file).path)}}},
                                {"region",
                                 {{"startLine", span.line},
                                  {"startColumn", span.column},

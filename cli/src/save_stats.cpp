@@ -2,7 +2,9 @@
 #include "save_stats.hpp"
 
 #include <filesystem>
+#include <memory>
 #include <system_error>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -16,10 +18,17 @@ std::string write_plots(const stats::SimulationStats& stats, const std::string& 
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return fmt::format("cannot create the plot folder '{}': {}", dir, ec.message());
-  for (const stats::Chart& chart : stats::charts(stats)) {
+  // All the charts are written before any is renamed into place: a chart that cannot be
+  // written (a full disk) leaves the folder's charts all of the last run, not of two runs.
+  const std::vector<stats::Chart> charts = stats::charts(stats);
+  std::vector<std::unique_ptr<StagedFile>> staged;
+  for (const stats::Chart& chart : charts) {
     const std::string path = (std::filesystem::path(dir) / chart.file_name).string();
-    const std::string error = write_file_atomically(path, chart.svg);
-    if (!error.empty()) return error;
+    staged.push_back(std::make_unique<StagedFile>());
+    if (std::string error = stage_file(path, chart.svg, *staged.back()); !error.empty()) return error;
+  }
+  for (const std::unique_ptr<StagedFile>& file : staged) {
+    if (std::string error = file->commit(); !error.empty()) return error;
   }
   return {};
 }

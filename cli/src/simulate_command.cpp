@@ -123,8 +123,10 @@ int run_simulate(const SimulateOptions& options) {
   if (!machine) return exit_code;
   const std::optional<ri::GameConfig> config = game_config(options.game, 1);
   if (!config) return kExitBadInput;
+  std::vector<bool> automated;  // by seat, for the statistics of a run that plays no game (an empty shard)
   try {
-    (void)machine->start(*config);  // validates players and options before any thread starts
+    const ri::State state = machine->start(*config);  // validates players and options before any thread starts
+    for (std::int64_t p = 0; p < state.num_seats; ++p) automated.push_back(p >= state.num_players);
   } catch (const ri::ConfigError& e) {
     fmt::print(stderr, "error: {}\n", e.what());
     return kExitBadInput;
@@ -163,6 +165,7 @@ int run_simulate(const SimulateOptions& options) {
   stats.labels = ir.labels;
   for (const auto& payoff : ir.payoffs) stats.payoff_names.push_back(payoff.name);
   for (const grammar::SourceSpan& span : ir.label_spans) stats.label_places.push_back(machine->where(span));
+  stats.set_seats(automated);
   stats.reached.assign(ir.labels.size(), 0);
   stats.fired.assign(ir.labels.size(), 0);
   // Ctrl-C or SIGTERM stops starting games; the statistics of the games played so far are

@@ -168,7 +168,7 @@ nlohmann::json sarif(const std::string& file, const std::vector<rv::VerifyReport
       path = where.substr(0, colon);
       line = std::max<std::int64_t>(1, std::atoll(where.c_str() + colon + 1));
     }
-    loc["physicalLocation"] = {{"artifactLocation", {{"uri", path}}}, {"region", {{"startLine", line}}}};
+    loc["physicalLocation"] = {{"artifactLocation", {{"uri", uri_reference(path)}}}, {"region", {{"startLine", line}}}};
     if (!message.empty()) loc["message"] = {{"text", message}};
     return loc;
   };

@@ -3,7 +3,9 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
+#include <system_error>
 #include <thread>
+#include <vector>
 
 #include "rulebook/interpreter/agent.hpp"
 
@@ -96,7 +98,21 @@ std::vector<GameResult> simulate(const Machine& machine, const GameConfig& confi
     run_worker();
   } else {
     std::vector<std::thread> threads;
-    for (int i = 0; i < count; ++i) threads.emplace_back(run_worker);
+    // A thread that cannot be started (a process or memory limit: `ulimit -u`, `-v`) leaves
+    // the games to those that could, or to this one; the results do not depend on how many
+    // play them. (The thread already started would otherwise end the process unjoined.)
+    for (int i = 0; i < count; ++i) {
+      try {
+        threads.emplace_back(run_worker);
+      } catch (const std::system_error&) {
+        running.fetch_sub(count - i);
+        break;
+      }
+    }
+    if (threads.empty()) {
+      running.store(1);
+      run_worker();
+    }
     while (progress && running.load() > 0) {
       progress(done.load());
       std::this_thread::sleep_for(std::chrono::milliseconds(200));

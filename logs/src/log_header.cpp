@@ -17,6 +17,12 @@ namespace {
 
 }  // namespace
 
+bool is_known_header_key(std::string_view key) {
+  static constexpr std::string_view kKnown[] = {"log",  "version",   "ruleset", "files",   "hash", "players",
+                                                "seats", "names", "automated", "options", "seed"};
+  return std::find(std::begin(kKnown), std::end(kKnown), key) != std::end(kKnown);
+}
+
 LogHeader read_log_header(LogReader& reader, const Machine& machine, const std::map<std::string, std::string>& overrides,
                            bool strict) {
   const Ir& ir = machine.ir();
@@ -31,14 +37,12 @@ LogHeader read_log_header(LogReader& reader, const Machine& machine, const std::
     throw_bad(header.line, "version", fmt::format("unknown log format version {}: this rulebook reads version {}",
                                            h.at("version").shown(), kLogVersion));
   }
-  static const std::vector<std::string> kKnown = {"log", "version", "ruleset", "files", "hash", "players", "seats",
-                                                  "names", "automated", "options", "seed"};
   // A warning each for the first few; each one searches the line for its key, so thousands
   // of them (a 3 MB header) took minutes. The rest are counted in one more.
   constexpr std::size_t kWarnedKeys = 20;
   std::size_t unknown = 0;
   h.each_member([&](std::string_view key, LogValue) {
-    if (std::find(kKnown.begin(), kKnown.end(), key) != kKnown.end()) return;
+    if (is_known_header_key(key)) return;
     if (++unknown <= kWarnedKeys) {
       out.warnings.push_back({std::string(key), fmt::format("unknown header key '{}' (ignored)", shown(key))});
     }

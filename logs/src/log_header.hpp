@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -21,6 +22,10 @@ struct LogHeader {
   std::vector<std::string> names;  // one per seat, or empty when the log names no seats
   std::vector<std::pair<std::string, std::string>> warnings;  // the key pointed at, and the message
 };
+
+// The keys a header may have; any other is warned about and kept by `record` when it goes on
+// with a log (a later version or another tool may have written it).
+bool is_known_header_key(std::string_view key);
 
 // Reads and checks the header. `strict`: a log for other rule files (hash) is an error.
 LogHeader read_log_header(LogReader& reader, const Machine& machine, const std::map<std::string, std::string>& overrides,

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "log_header.hpp"
 #include "log_names.hpp"
 #include "log_reader.hpp"
 #include "rulebook/grammar/printable.hpp"
@@ -69,6 +70,9 @@ std::optional<RecordSetup> record_setup_of(const std::string& log, std::string& 
       if (const std::optional<detail::LogValue> names = h.find("names"); names && names->is_array()) {
         names->each([&](detail::LogValue name) { setup.names.push_back(name.text()); });
       }
+      h.each_member([&](std::string_view key, detail::LogValue value) {
+        if (!detail::is_known_header_key(key)) setup.kept_header.emplace_back(std::string(key), value.dump());
+      });
       return setup;
     } catch (const detail::LogError& e) {
       error = fmt::format("line {}: {}", number, e.what());
@@ -106,6 +110,7 @@ Recorder::Recorder(const Machine& machine, const grammar::SourceManager& rule_so
     // Automated seats left unnamed go by their identity, as in replay's messages.
     for (std::int32_t p = static_cast<std::int32_t>(names_.size()); p < seats_; ++p) names_.push_back(fmt::format("player {}", p));
   }
+  kept_header_ = std::move(setup.kept_header);
   rerun();
 }
 
@@ -274,9 +279,10 @@ bool Recorder::undo() {
 std::string Recorder::log_text() const {
   // The header as the LogWriter wrote it, with the seats' names.
   const std::size_t end = log_.find('\n');
-  if (names_.empty() || end == std::string::npos) return log_;
+  if ((names_.empty() && kept_header_.empty()) || end == std::string::npos) return log_;
   nlohmann::json header = nlohmann::json::parse(log_.substr(0, end));
-  header["names"] = names_;
+  if (!names_.empty()) header["names"] = names_;
+  for (const auto& [key, value] : kept_header_) header[key] = nlohmann::json::parse(value);
   return header.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + log_.substr(end);
 }
 

@@ -111,8 +111,11 @@ std::string stats_report(const SimulationStats& s, bool json) {
   }
   std::string out;
   // Names come from a statistics file, which merge reads from anywhere: printed as printable().
-  out += fmt::format("{}: {} games, {} players, seed {}\n", grammar::printable(s.ruleset), s.played, s.human_players(), s.seed);
-  if (s.shards > 1) {
+  out += fmt::format("{}: {} game{}, {} players, seed {}\n", grammar::printable(s.ruleset), s.played, s.played == 1 ? "" : "s",
+                     s.human_players(), s.seed);
+  if (s.shards > 1 && s.played == 0) {
+    out += fmt::format("shard {} of {}: no games (the run's {} fall to other shards)\n", s.shard, s.shards, s.games);
+  } else if (s.shards > 1) {
     out += fmt::format("shard {} of {}: games {} to {}\n", s.shard, s.shards, s.first_game(), s.first_game() + s.played - 1);
   }
   out += "wins by player (share of finished games, 95% confidence interval):\n";

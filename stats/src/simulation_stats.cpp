@@ -8,13 +8,15 @@ namespace rulebook::stats {
 
 namespace ri = rulebook::interpreter;
 
+void SimulationStats::set_seats(const std::vector<bool>& automated_seats) {
+  automated = automated_seats;
+  wins.assign(automated.size(), 0);
+  payoff_sum.assign(payoff_names.size(), std::vector<long double>(automated.size(), 0));
+  payoff_sum_sq = payoff_sum;
+}
+
 void SimulationStats::add(const ri::GameResult& result, std::int64_t index) {
-  if (automated.empty()) {
-    automated = result.automated;
-    wins.assign(automated.size(), 0);
-    payoff_sum.assign(payoff_names.size(), std::vector<long double>(automated.size(), 0));
-    payoff_sum_sq = payoff_sum;
-  }
+  if (automated.empty()) set_seats(result.automated);
   ++played;
   if (result.capped) {
     ++capped;

@@ -388,11 +388,14 @@ SimulationStats stats_from_json(const nlohmann::json& j) {
 
 namespace {
 
+constexpr std::size_t kMaxStatsDepth = 16;
+
 // nlohmann keeps the last of two equal keys; a statistics file gives each key once, as a log
 // does (docs/log-format.md). A SAX pass finds a key given twice at any depth.
 class KeysOnce : public nlohmann::json_sax<nlohmann::json> {
  public:
   std::string twice;
+  bool too_deep = false;
   bool null() override { return true; }
   bool boolean(bool /*value*/) override { return true; }
   bool number_integer(number_integer_t /*value*/) override { return true; }
@@ -402,7 +405,7 @@ class KeysOnce : public nlohmann::json_sax<nlohmann::json> {
   bool binary(binary_t& /*value*/) override { return true; }
   bool start_object(std::size_t /*size*/) override {
     keys_.emplace_back();
-    return true;
+    return deeper();
   }
   bool key(string_t& value) override {
     if (!keys_.back().insert(value).second) {
@@ -413,17 +416,29 @@ class KeysOnce : public nlohmann::json_sax<nlohmann::json> {
   }
   bool end_object() override {
     keys_.pop_back();
+    --depth_;
     return true;
   }
-  bool start_array(std::size_t /*size*/) override { return true; }
-  bool end_array() override { return true; }
+  bool start_array(std::size_t /*size*/) override { return deeper(); }
+  bool end_array() override {
+    --depth_;
+    return true;
+  }
   bool parse_error(std::size_t /*position*/, const std::string& /*last_token*/,
                    const nlohmann::detail::exception& /*error*/) override {
     return false;  // the parse below reports it
   }
 
  private:
+  // A statistics file nests four deep; a million `[` took 38 times the file's size as a
+  // JSON value (the sixth probe), so the parse stops past kMaxStatsDepth.
+  bool deeper() {
+    if (++depth_ <= kMaxStatsDepth) return true;
+    too_deep = true;
+    return false;
+  }
   std::vector<std::set<std::string>> keys_;
+  std::size_t depth_ = 0;
 };
 
 }  // namespace
@@ -431,6 +446,7 @@ class KeysOnce : public nlohmann::json_sax<nlohmann::json> {
 SimulationStats stats_from_text(std::string_view text) {
   KeysOnce keys;
   nlohmann::json::sax_parse(text, &keys, nlohmann::json::input_format_t::json, false);
+  if (keys.too_deep) throw StatsError(fmt::format("arrays and objects are nested deeper than {} levels", kMaxStatsDepth));
   if (!keys.twice.empty()) {
     throw StatsError(fmt::format("the key \"{}\" is given twice in one object", grammar::printable(keys.twice)));
   }

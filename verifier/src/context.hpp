@@ -77,6 +77,10 @@ inline constexpr const char* kInductive = "invariants inferred from simulated ga
 
 // Property checks (each appends its findings).
 void check_obligations(Context& ctx, const std::set<std::string>& wanted, std::vector<Finding>& out);
+// An unknown obligation property's message: how many of its conditions were proved, and for
+// conservation ('take') how many steps were not shown to keep the cards of each class.
+std::string unproved_obligations_message(bool take, std::int64_t proved, std::int64_t checked, std::int64_t steps_open,
+                                         std::int64_t steps);
 void check_invariants(Context& ctx, std::vector<Finding>& out);
 void check_reachability(Context& ctx, std::vector<Finding>& out);
 void check_winnability(Context& ctx, std::vector<Finding>& out);

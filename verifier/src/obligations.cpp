@@ -38,6 +38,17 @@ const char* kind_property(ObligationKind kind) {
 
 }  // namespace
 
+std::string unproved_obligations_message(bool take, std::int64_t proved, std::int64_t checked, std::int64_t steps_open,
+                                         std::int64_t steps) {
+  // The steps not shown to keep the cards are counted apart from the take conditions:
+  // "0 of 0 conditions proved; not proved: 2898" (the sixth probe) counted one as the other.
+  std::string message = fmt::format("{} of {} {}conditions proved", proved, checked, take ? "take " : "");
+  if (take && steps_open > 0) {
+    message += fmt::format("; {} of {} steps not shown to keep the number of cards of each class", steps_open, steps);
+  }
+  return message;
+}
+
 // Conservation, playability and definedness: every obligation under the invariant of its
 // position, and a concrete fault from the simulated games as a counterexample.
 void check_obligations(Context& ctx, const std::set<std::string>& wanted, std::vector<Finding>& out) {
@@ -79,10 +90,12 @@ void check_obligations(Context& ctx, const std::set<std::string>& wanted, std::v
   // the steps of a game, each class has all its cards before the step (every card starts
   // in the box), which `move all_cards` and the like need.
   std::vector<std::string> conservation_open;
+  std::int64_t conservation_steps = 0;
   if (wanted.count("conservation") != 0) {
     const auto& x = ctx.invariants.state();
     for (std::size_t i = 0; i < ctx.ir.code.size(); ++i) {
       if (!runs[i]) continue;
+      ++conservation_steps;
       const Step step = ctx.encoder.step(static_cast<std::int32_t>(i), x, fmt::format("c{}", i));
       z3::expr_vector changed(ctx.z3);
       std::vector<z3::expr> facts;
@@ -156,8 +169,8 @@ void check_obligations(Context& ctx, const std::set<std::string>& wanted, std::v
       f.method = kInductive;
       std::vector<std::string> list = open[kind];
       if (kind == ObligationKind::kTakeFromEmpty) list.insert(list.end(), conservation_open.begin(), conservation_open.end());
-      f.message = fmt::format("{} of {} conditions proved; not proved: {}", checked - static_cast<std::int64_t>(open[kind].size()),
-                              checked, list.size());
+      f.message = unproved_obligations_message(kind == ObligationKind::kTakeFromEmpty, proved[kind], checked,
+                                               static_cast<std::int64_t>(conservation_open.size()), conservation_steps);
       f.details = std::move(list);
       f.details.push_back("no simulated game broke them; the abstraction (card counts per class, no facing or "
                           "order) may be too coarse, or the rules may fail in a game not yet found");

@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "rulebook/grammar/source.hpp"
@@ -21,6 +22,9 @@ struct RecordSetup {
   std::int64_t players = 0;                   // 0: the ruleset's default count
   std::map<std::string, std::string> options;  // NAME=VALUE, as on the command line
   std::vector<std::string> names;             // one per seat, or one per human player, or none
+  // Header members this rulebook does not know, KEY and compact JSON, from a log it goes on
+  // with: written back as they were (a later version or another tool may need them).
+  std::vector<std::pair<std::string, std::string>> kept_header;
 };
 
 // What the recorder needs from the table next.
@@ -99,6 +103,7 @@ class Recorder {
   const grammar::SourceManager& rule_sources_;
   GameConfig config_;
   std::vector<std::string> names_;  // one per seat, or empty: seats go by number
+  std::vector<std::pair<std::string, std::string>> kept_header_;  // RecordSetup::kept_header
   std::int32_t seats_ = 0;
   std::vector<Entry> entries_;
   // From the last run.

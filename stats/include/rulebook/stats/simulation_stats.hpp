@@ -60,6 +60,9 @@ struct SimulationStats {
   // from earlier ones, so shards of different versions are not parts of one run.
   int version = 4;
 
+  // Sizes the counts by seat (automated[p]: seat p is played by the rules), before the first
+  // game, so that a run of no games (an empty shard) still says whom it is for.
+  void set_seats(const std::vector<bool>& automated_seats);
   // Folds in game `index`, which has no rule fault.
   void add(const interpreter::GameResult& result, std::int64_t index);
   [[nodiscard]] std::int64_t finished() const { return played - capped; }
