@@ -8,6 +8,7 @@
 #include "rulebook/authoring/graph.hpp"
 
 #include "expr_printer.hpp"
+#include "rulebook/grammar/printable.hpp"
 
 #include <filesystem>
 #include <variant>
@@ -51,7 +52,9 @@ class Builder {
 
   std::string where(const SourceSpan& span) const {
     if (!span.valid() || span.file >= sources_.size()) return "?";
-    return fmt::format("{}:{}", std::filesystem::path(sources_.file(span.file).path).filename().string(), span.line);
+    // A file name is any bytes: a line break in it would be a line break of the label.
+    return fmt::format("{}:{}", grammar::printable(std::filesystem::path(sources_.file(span.file).path).filename().string()),
+                       span.line);
   }
 
   // The first line of a statement as written, less a rule's label and an opening brace.
@@ -202,11 +205,21 @@ class Builder {
   const SourceManager& sources_;
 };
 
+// A DOT string. A control byte other than a line break is written as the text \xNN (a
+// backslash DOT shows as one): raw, an escape code reached the terminal or the SVG, which no
+// XML reader then accepts (a file name with ESC in it: the seventh probe).
 std::string dot_quote(std::string_view text) {
   std::string out = "\"";
   for (const char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c == '\n' ? std::string_view("\\n") : std::string_view(&c, 1);
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '\n') {
+      out += "\\n";
+    } else if (byte < 0x20 || byte == 0x7f) {
+      out += fmt::format("\\\\x{:02x}", byte);
+    } else {
+      if (c == '"' || c == '\\') out += '\\';
+      out += c;
+    }
   }
   return out + "\"";
 }

@@ -55,6 +55,12 @@ int run_check(const CheckOptions& options) {
     }
     results.push_back(FileResult{path, status});
   }
+  if (!options.dump_ir.empty() && options.dump_ir != "-") {
+    if (const std::string error = input_overwrite_error(options.dump_ir, sources); !error.empty()) {
+      fmt::print(stderr, "error: --dump-ir {}\n", error);
+      return kExitBadInput;
+    }
+  }
   if (options.format == "json") {
     // One object: each file's status, then the diagnostics of all files.
     nlohmann::json out;

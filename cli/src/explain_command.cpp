@@ -33,7 +33,7 @@ int run_explain(const ExplainOptions& options) {
     grammar::ClosestName closest(options.code);
     for (const grammar::CodeInfo& c : grammar::all_codes()) closest.consider(std::string(c.id));
     fmt::print(stderr, "rulebook explain: no diagnostic has the code '{}'{}; 'rulebook explain --list' lists them\n",
-               grammar::printable(options.code), closest.best().empty() ? "" : fmt::format(" (did you mean {}?)", closest.best()));
+               grammar::printable_short(options.code), closest.best().empty() ? "" : fmt::format(" (did you mean {}?)", closest.best()));
     return kExitBadInput;
   }
   fmt::print("{}: {}\n\n{}\n", found->id, found->title, found->explanation);

@@ -25,6 +25,7 @@
 
 #include "output.hpp"
 #include "rulebook/grammar/printable.hpp"
+#include "rulebook/grammar/source.hpp"
 
 namespace rulebook::cli {
 
@@ -55,12 +56,12 @@ extern "C" void remove_temporary_and_die(int signal) {
   std::raise(signal);
 }
 
-// SIGINT, SIGTERM and SIGHUP wait from construction to release() (or the end of the scope).
+// SIGINT, SIGTERM, SIGHUP and SIGQUIT wait from construction to release() (or the end of the scope).
 class SignalsHeld {
  public:
   SignalsHeld() {
     sigemptyset(&blocked_);
-    for (const int signal : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&blocked_, signal);
+    for (const int signal : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&blocked_, signal);
     ::sigprocmask(SIG_BLOCK, &blocked_, &previous_);
   }
   ~SignalsHeld() { release(); }
@@ -118,7 +119,8 @@ std::string temporary_pattern(const std::filesystem::path& dir, const std::strin
 }  // namespace
 
 void remove_temporary_files_on_signals() {
-  for (const int signal : {SIGINT, SIGTERM, SIGHUP}) {
+  // SIGQUIT too: it left a temporary file (the seventh probe).
+  for (const int signal : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) {
     // A signal the process was started with ignored stays ignored (nohup; SIGINT in a
     // background job of a script).
     struct sigaction old {};
@@ -309,6 +311,21 @@ std::string replaceable_file_error(const std::string& path) {
 std::string output_file_error(const std::string& path) { return grammar::printable(output_file_error_unprintable(path)); }
 std::string output_folder_error(const std::string& path) {
   return grammar::printable(output_folder_error_unprintable(path));
+}
+
+std::string input_overwrite_error(const std::string& path, const grammar::SourceManager& sources) {
+  struct stat out {};
+  if (::stat(path.c_str(), &out) != 0) return "";  // not there yet: no input is
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    const std::string& input = sources.file(static_cast<grammar::FileId>(i)).path;
+    struct stat in {};
+    if (::stat(input.c_str(), &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
+      return fmt::format("'{}' is the rule file '{}' this command reads; writing there would replace the rules "
+                         "(choose another path)",
+                         grammar::printable(path), grammar::printable(input));
+    }
+  }
+  return "";
 }
 
 }  // namespace rulebook::cli

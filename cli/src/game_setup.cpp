@@ -7,6 +7,7 @@
 #include "number_options.hpp"
 #include "output.hpp"
 #include "rulebook/grammar/load.hpp"
+#include "rulebook/grammar/printable.hpp"
 #include "rulebook/ir/fault_kinds.hpp"
 #include "rulebook/ir/lower.hpp"
 
@@ -51,12 +52,12 @@ std::optional<std::map<std::string, std::string>> parse_option_specs(const std::
   for (const std::string& spec : specs) {
     const std::size_t eq = spec.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) {
-      error = fmt::format("--option takes NAME=VALUE, not '{}'", spec);
+      error = fmt::format("--option takes NAME=VALUE, not '{}'", grammar::printable_short(spec));
       return std::nullopt;
     }
     const std::string name = spec.substr(0, eq);
     if (options.count(name) != 0) {
-      error = fmt::format("option '{}' is given twice", name);
+      error = fmt::format("option '{}' is given twice", grammar::printable_short(name));
       return std::nullopt;
     }
     options[name] = spec.substr(eq + 1);

@@ -34,7 +34,7 @@ int run_merge(const MergeOptions& options) {
   std::vector<SimulationStats> shards;
   for (const std::string& path : options.files) {
     std::string error;
-    const std::optional<std::string> text = grammar::read_file(path, error);
+    const std::optional<std::string> text = grammar::read_file(path, error, stats::kMaxStatsFileBytes);
     if (!text) {
       fmt::print(stderr, "error: cannot read '{}': {}\n", grammar::printable(path), error);
       return kExitBadInput;

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "rulebook/grammar/printable.hpp"
+
 namespace rulebook::cli {
 
 namespace {
@@ -57,7 +59,7 @@ CLI::Validator whole_number(std::uint64_t min, std::uint64_t max) {
   return CLI::Validator(
       [min, max](std::string& text) -> std::string {
         const std::optional<std::uint64_t> value = parse_whole_number(text, min, max);
-        if (!value) return fmt::format("takes a whole number from {} to {}, not '{}'", min, max, text);
+        if (!value) return fmt::format("takes a whole number from {} to {}, not '{}'", min, max, grammar::printable_short(text));
         text = std::to_string(*value);  // without leading zeros, which CLI11 would read as octal
         return {};
       },
@@ -68,7 +70,7 @@ CLI::Validator decimal_number(double min, double max) {
   return CLI::Validator(
       [min, max](std::string& text) -> std::string {
         if (!parse_decimal_number(text, min, max)) {
-          return fmt::format("takes a number from {} to {}, not '{}'", bound_text(min), bound_text(max), text);
+          return fmt::format("takes a number from {} to {}, not '{}'", bound_text(min), bound_text(max), grammar::printable_short(text));
         }
         return {};
       },

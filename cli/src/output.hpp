@@ -96,4 +96,9 @@ std::string replaceable_file_error(const std::string& path);
 std::string output_file_error(const std::string& path);
 std::string output_folder_error(const std::string& path);
 
+// Why an output may not go to `path`: it is the same file (device and inode, so through a
+// link or another name too) as a rule file the command read, and writing it would lose
+// the rules (`check --dump-ir x.rules x.rules`: the seventh probe). "" otherwise.
+std::string input_overwrite_error(const std::string& path, const grammar::SourceManager& sources);
+
 }  // namespace rulebook::cli

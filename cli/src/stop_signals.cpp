@@ -1,4 +1,6 @@
-// SIGINT and SIGTERM as a request to stop (simulate): which one came decides the exit code.
+// SIGINT, SIGTERM and SIGHUP as a request to stop (simulate): which one came decides the exit
+// code. SIGHUP (a closed terminal, a dropped ssh session) lost the report and the statistics
+// that the other two keep (the seventh probe); one ignored at the start (nohup) stays ignored.
 #include "stop_signals.hpp"
 
 #include "output.hpp"
@@ -27,6 +29,8 @@ extern "C" void on_stop_signal(int signal) {
 void catch_stop_signals() {
   std::signal(SIGINT, on_stop_signal);
   std::signal(SIGTERM, on_stop_signal);
+  struct sigaction old {};
+  if (::sigaction(SIGHUP, nullptr, &old) != 0 || old.sa_handler != SIG_IGN) std::signal(SIGHUP, on_stop_signal);
 }
 
 const std::atomic<bool>& stop_requested() { return stop_flag; }
@@ -35,6 +39,8 @@ int stop_signal() { return stop_signal_number.load(); }
 
 int stop_exit_code() { return 128 + (stop_signal() == 0 ? SIGINT : stop_signal()); }
 
-const char* stop_reason() { return stop_signal() == SIGTERM ? "terminated (SIGTERM)" : "interrupted"; }
+const char* stop_reason() {
+  return stop_signal() == SIGTERM ? "terminated (SIGTERM)" : stop_signal() == SIGHUP ? "hung up (SIGHUP)" : "interrupted";
+}
 
 }  // namespace rulebook::cli

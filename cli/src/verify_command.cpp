@@ -4,11 +4,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <iostream>
 #include <limits>
 #include <memory>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -54,6 +56,10 @@ struct VerifyCommandOptions {
   bool no_progress = false;  // --no-progress: none even on a terminal
 };
 
+// A file-name form of a finding's key: lower-case letters, digits, '_' and '-'. A key cut at
+// 40 characters gets 8 hex digits of a hash of the whole key, so that two long names with the
+// same start get two files (they shared one, the second overwriting the first: the seventh
+// probe).
 std::string slug(const std::string& text) {
   std::string out;
   for (const char c : text) {
@@ -62,17 +68,25 @@ std::string slug(const std::string& text) {
     } else if (!out.empty() && out.back() != '-') {
       out += '-';
     }
-    if (out.size() >= 40) break;
   }
   while (!out.empty() && out.back() == '-') out.pop_back();
-  return out;
+  if (out.size() <= 40) return out;
+  std::uint32_t hash = 2166136261U;  // FNV-1a: the same name on every machine
+  for (const char c : text) hash = (hash ^ static_cast<unsigned char>(c)) * 16777619U;
+  out.resize(40);
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  return fmt::format("{}-{:08x}", out, hash);
 }
 
-// The file a counterexample is written to: property, subject and player count.
-std::string cex_name(const rv::Finding& f, std::int64_t players) {
+// The file a counterexample is written to: property, subject and player count, and a number
+// when an earlier finding of the run has the same name (keys that differ only in what the
+// name leaves out, as `a b` and `a-b`).
+std::string cex_name(const rv::Finding& f, std::int64_t players, std::set<std::string>& used) {
   std::string name = f.property;
   if (!f.key.empty() && f.key != f.property) name += "-" + slug(f.key);
-  return fmt::format("{}-{}p.jsonl", name, players);
+  std::string file = fmt::format("{}-{}p.jsonl", name, players);
+  for (int n = 2; !used.insert(file).second; ++n) file = fmt::format("{}-{}p-{}.jsonl", name, players, n);
+  return file;
 }
 
 // Where the twin of a knowable-moves refutation is written: beside its counterexample.
@@ -245,10 +259,15 @@ int run_verify(const VerifyCommandOptions& options) {
   const auto option_values = parse_option_specs(options.option_specs, option_error);
   if (!option_values) return stop(kExitBadInput, "error: " + option_error);
   int exit_code = kExitOk;
+  std::set<std::string> used_names;  // --cex-out file names given in this run
   bool unwritten_logs = false;  // some --cex-out log could not be written (exit 2)
   const std::optional<ri::Machine> machine = load_machine(options.file, exit_code, output_format(options.format));
   if (!machine) return exit_code == kExitFinding ? kExitBadInput : exit_code;
-  std::vector<std::int64_t> counts = options.players;
+  // A count given twice is verified once (it ran twice and wrote its logs twice).
+  std::vector<std::int64_t> counts;
+  for (const std::int64_t n : options.players) {
+    if (std::find(counts.begin(), counts.end(), n) == counts.end()) counts.push_back(n);
+  }
   if (counts.empty()) {
     for (std::int64_t n = machine->ir().players_min; n <= machine->ir().players_max; ++n) counts.push_back(n);
   }
@@ -307,7 +326,7 @@ int run_verify(const VerifyCommandOptions& options) {
     for (const rv::Finding& f : reports.back().findings) {
       std::string path;
       if (f.counterexample && !options.cex_out.empty()) {
-        path = (std::filesystem::path(options.cex_out) / cex_name(f, n)).string();
+        path = (std::filesystem::path(options.cex_out) / cex_name(f, n, used_names)).string();
         // A log that cannot be written loses only itself: the report (which carries the log in
         // JSON) is still printed, and the exit code says something failed.
         std::string error = write_file_atomically(path, f.counterexample->log);

@@ -71,12 +71,25 @@ std::string_view token_at(std::string_view text, std::size_t offset) {
       if (text.substr(offset, 2) == op) end = offset + 2;
     }
   }
+  // A character of several bytes is quoted whole: "got '\xC3'" named a byte of 'é' (the
+  // seventh probe). The text is valid UTF-8 here (the reader checked it).
+  while (end < text.size() && end - offset < 28 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) ++end;
   return text.substr(offset, end - offset);
 }
 
+// "'é' (U+00E9)": a single character that is not ASCII is named by its code point too, so that
+// one that looks like another, or like nothing (a no-break space, a byte-order mark inside
+// the file), can be told.
 std::string describe_token(std::string_view token) {
   if (token.empty()) return "end of file";
   if (token[0] == '\n' || token[0] == '\r') return "end of line";
+  const auto lead = static_cast<unsigned char>(token[0]);
+  const std::size_t length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+  if (lead >= 0xC0 && token.size() == length) {
+    std::uint32_t code = lead & (0x7FU >> length);
+    for (std::size_t i = 1; i < length; ++i) code = (code << 6) | (static_cast<unsigned char>(token[i]) & 0x3FU);
+    return fmt::format("'{}' (U+{:04X})", token, code);
+  }
   return fmt::format("'{}'", token);
 }
 

@@ -71,6 +71,12 @@ FileId SourceManager::add(std::string path, std::string text) {
 
 FileId SourceManager::add_rule_file(std::string path, std::string text) {
   std::optional<EncodingError> error = replace_invalid_utf8(text);
+  // A carriage return alone (old Mac line endings) ends a line as a line feed does: the
+  // parser and the line table count line feeds, so such a file was one line and every
+  // position read 1:N (the seventh probe). Byte for byte, so offsets stay; CR LF is kept.
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')) text[i] = '\n';
+  }
   files_.emplace_back(std::move(path), std::move(text), 1);
   const auto id = static_cast<FileId>(files_.size() - 1);
   files_.back().encoding_error = std::move(error);

@@ -96,7 +96,7 @@ State Machine::start(const GameConfig& config, EventSink* sink) const {
       for (std::size_t i = 0; i < ir.options.size() && i < kListed; ++i) known.push_back(ir.options[i].name);
       std::string list = known.empty() ? "none" : fmt::format("{}", fmt::join(known, ", "));
       if (ir.options.size() > kListed) list += fmt::format(", and {} more", ir.options.size() - kListed);
-      throw ConfigError(fmt::format("'{}' has no option '{}' (options: {})", ir.title, grammar::printable(name), list));
+      throw ConfigError(fmt::format("'{}' has no option '{}' (options: {})", ir.title, grammar::printable_short(name), list));
     }
     s.options[it->second] = parse_option(ir.options[it->second], text, ir);
   }

@@ -1,6 +1,10 @@
 #include "log_header.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cstdint>
+#include <system_error>
 
 #include <fmt/format.h>
 
@@ -8,6 +12,27 @@
 #include "rulebook/logs/log.hpp"
 
 namespace rulebook::interpreter::detail {
+
+namespace {
+
+// Why a seat name would read as something else, or "": "table", and "player N" or "seat N"
+// (any case) for a seat other than N.
+std::string reserved_name(const std::string& text, std::int32_t seat) {
+  std::string lower;
+  for (const char c : text) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (lower == "table") return "is the word answers use for the table";
+  for (const std::string_view word : {std::string_view("player "), std::string_view("seat ")}) {
+    if (lower.rfind(word, 0) != 0) continue;
+    const std::string number = lower.substr(word.size());
+    if (number.empty() || number.size() > 9 || number.find_first_not_of("0123456789") != std::string::npos) continue;
+    if (std::stol(number) != seat) {
+      return fmt::format("is how messages name seat {}, but it names seat {}", std::stol(number), seat);
+    }
+  }
+  return "";
+}
+
+}  // namespace
 
 namespace {
 
@@ -71,7 +96,11 @@ LogHeader read_log_header(LogReader& reader, const Machine& machine, const std::
 
   if (!h.contains("players")) throw_bad(header.line, "", "the header needs \"players\" (the number of human players)");
   LogValue players = h.at("players");
-  if (!players.is_integer() || players.integer() < ir.players_min ||
+  // "4" (a string) and 4.0 were reported as a count out of range, "not 4".
+  if (!players.is_integer()) {
+    throw_bad(header.line, "players", fmt::format("\"players\" is a whole number such as {}, not {}", ir.players_min, players.shown()));
+  }
+  if (players.integer() < ir.players_min ||
       players.integer() > ir.players_max) {
     throw_bad(header.line, "players", fmt::format("'{}' is for {} to {} players, not {}", ir.title, ir.players_min,
                                            ir.players_max, players.shown()));
@@ -133,6 +162,12 @@ LogHeader read_log_header(LogReader& reader, const Machine& machine, const std::
         throw_bad(header.line, "names", fmt::format("seat name '{}' is a number: numbers already name seats by position", shown(text)));
       }
       if (text.find_first_of("()") != std::string::npos) throw_bad(header.line, "names", fmt::format("seat name '{}' has a parenthesis", shown(text)));
+      // Messages call an unnamed seat "player N" and answers may say "table": a name of that
+      // form for another seat made "it is not player 1's move" mean two seats (the seventh
+      // probe). "player 2" for seat 2 itself names nothing new and is kept.
+      if (const std::string why = reserved_name(text, static_cast<std::int32_t>(names.size())); !why.empty()) {
+        throw_bad(header.line, "names", fmt::format("seat name '{}' {}", shown(text), why));
+      }
       // Names are printed in every step a replay tells: no escape sequence, no line break.
       if (grammar::has_control_character(text)) {
         throw_bad(header.line, "names", fmt::format("seat name '{}' has a control character", shown(text)));
@@ -145,6 +180,19 @@ LogHeader read_log_header(LogReader& reader, const Machine& machine, const std::
   }
   out.names = std::move(names);
 
+  if (h.contains("seed")) {
+    // Informational (a log records every shuffle), but checked: a malformed seed was passed
+    // over by replay and written back as "0" by record (the seventh probe).
+    LogValue seed = h.at("seed");
+    const std::string text = seed.is_string() ? seed.text() : std::string();
+    std::uint64_t value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || error != std::errc() || end != text.data() + text.size()) {
+      throw_bad(header.line, "seed",
+                fmt::format("\"seed\" is the game's seed as a decimal string from \"0\" to \"18446744073709551615\", not {}", seed.shown()));
+    }
+    config.seed = value;
+  }
   if (h.contains("options")) {
     LogValue options = h.at("options");
     if (!options.is_object()) throw_bad(header.line, "options", "\"options\" is an object of option values");

@@ -89,10 +89,7 @@ LogValue LogJson::parse(std::string_view text, const LogLine& line) {
 
 std::string shown(std::string_view text) {
   // Control characters written out (grammar::printable): a log's text reaches the terminal.
-  if (text.size() <= kShownChars) return grammar::printable(text);
-  std::size_t cut = kShownChars;
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0U) == 0x80U) --cut;  // not inside a UTF-8 character
-  return fmt::format("{}... ({} bytes)", grammar::printable(text.substr(0, cut)), text.size());
+  return grammar::printable_short(text, kShownChars);
 }
 
 std::string LogValue::shown() const { return detail::shown(is_string() ? string() : std::string_view(dump())); }
@@ -106,6 +103,9 @@ const char* event_name(EventType type) {
 }
 
 bool LogReader::next_line(LogLine& line) {
+  // A byte-order mark before the first line, as an editor may save a log written by hand
+  // (rule files allow one too); it read as "this line is not JSON" at 1:1.
+  if (pos_ == 0 && text_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;
   while (pos_ < text_.size()) {
     const std::size_t newline = text_.find('\n', pos_);
     const std::size_t end = newline == std::string_view::npos ? text_.size() : newline;

@@ -185,16 +185,37 @@ void Replayer::check_move(State& state, const LogEvent& event) {
   snapshot_step(state);
 }
 
-void Replayer::cut(const LogEvent& event, const State& state) const {
+void Replayer::cut(const LogEvent& event, const State& state) {
   const std::optional<LogValue> reason = event.value().at("cut").find("reason");
-  throw LogCut{fmt::format("the log is cut at line {}, {}, and the rules go on past what it records", event.line.number,
-                           reason && reason->is_string() ? reason->shown() : std::string("no reason given")),
-               state};
+  std::string message = fmt::format("the log is cut at line {}, {}, and the rules go on past what it records", event.line.number,
+                                    reason && reason->is_string() ? reason->shown() : std::string("no reason given"));
+  pass_cut(event);
+  throw LogCut{std::move(message), state};
 }
 
 void Replayer::skip_cut() {
   const LogEvent* event = reader_.peek();
-  if (event != nullptr && event->type == EventType::kCut) reader_.advance();
+  if (event != nullptr && event->type == EventType::kCut) pass_cut(*event);
+}
+
+// A cut line's counts, and what may follow it: the log's last line only (a cut in the middle
+// of a log, moves after it, replayed with exit 0 and no word: the seventh probe). Leaves the
+// reader past the cut; `event` is gone then.
+void Replayer::pass_cut(const LogEvent& event) {
+  LogValue body = event.value().at("cut");
+  if (!body.is_object()) bad_log(event.line, "cut", "\"cut\" is an object: moves, rounds, reason");
+  for (const std::string_view key : {std::string_view("moves"), std::string_view("rounds")}) {
+    if (body.contains(key) && (!body.at(key).is_integer() || body.at(key).integer() < 0)) {
+      bad_log(event.line, key, fmt::format("\"{}\" is a whole number, at least 0, not {}", key, body.at(key).shown()));
+    }
+  }
+  const std::uint32_t cut_line = event.line.number;
+  reader_.advance();
+  const LogEvent* after = reader_.peek();
+  if (after != nullptr && after->type != EventType::kEnd && after->type != EventType::kFault && after->type != EventType::kStopped) {
+    bad_log(after->line, "", fmt::format("a {} line after the cut at line {}: only the log's last line (end, fault or stopped) follows a cut",
+                                         event_name(after->type), cut_line));
+  }
 }
 
 void Replayer::finish_fault(const State& state) {

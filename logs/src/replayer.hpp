@@ -112,7 +112,8 @@ class Replayer : public EventSink {
   void check_end(const State& state);
   void finish_fault(const State& state);
   // At a cut line: stops the replay there, with `state`.
-  [[noreturn]] void cut(const LogEvent& event, const State& state) const;
+  [[noreturn]] void cut(const LogEvent& event, const State& state);
+  void pass_cut(const LogEvent& event);
   // Steps over a cut line before the last line, which may follow one.
   void skip_cut();
 

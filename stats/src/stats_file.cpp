@@ -453,8 +453,10 @@ SimulationStats stats_from_text(std::string_view text) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw StatsError(fmt::format("not JSON: {}", e.what()));
+  } catch (const nlohmann::json::exception& e) {
+    // Not only syntax: a number past a double's range (1e400, or five million digits) is
+    // out_of_range 406, which aborted `merge` (the seventh probe).
+    throw StatsError(fmt::format("not JSON: {}", grammar::printable(e.what())));
   }
   return stats_from_json(j);
 }

@@ -31,7 +31,13 @@ std::string stats_file_text(const SimulationStats& stats);
 // empty; `version` is the file's. Throws StatsError.
 SimulationStats stats_from_json(const nlohmann::json& j);
 
-// stats_from_json of a file's text; text that is not JSON throws StatsError("not JSON: ...").
+// The largest statistics file read. A real one holds a few kilobytes to a few megabytes (a
+// count and a place per labelled rule); reading takes about 20 times the file's size as a
+// JSON value, and a 180 MB file ran out of memory inside the JSON library (the seventh probe).
+inline constexpr std::size_t kMaxStatsFileBytes = std::size_t{64} << 20;
+
+// stats_from_json of a file's text; text that is not JSON, or a number beyond a double,
+// throws StatsError("not JSON: ...").
 SimulationStats stats_from_text(std::string_view text);
 
 }  // namespace rulebook::stats
