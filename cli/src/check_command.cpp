@@ -40,6 +40,12 @@ int run_check(const CheckOptions& options) {
     fmt::print(stderr, "error: --dump-ir takes exactly one rule file, not {}\n", options.files.size());
     return kExitBadInput;
   }
+  if (options.dump_ir == "-" && options.format != "text") {
+    // Both would go to stdout, and the IR after the JSON made it no JSON (the eighth probe).
+    fmt::print(stderr, "error: --dump-ir - writes the IR to stdout, where --format {} writes the report: give --dump-ir a file\n",
+               options.format);
+    return kExitBadInput;
+  }
   std::string ir_text;
   for (const std::string& path : options.files) {
     const grammar::LoadResult result = grammar::load_ruleset(path, sources, diagnostics);

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <filesystem>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -238,7 +239,53 @@ std::string StagedFile::commit() {
   return {};
 }
 
+namespace {
+
+// The rule files this process read (protect_inputs): no file it writes may be one of them.
+std::vector<std::pair<std::string, std::pair<dev_t, ino_t>>>& protected_inputs() {
+  static std::vector<std::pair<std::string, std::pair<dev_t, ino_t>>> inputs;
+  return inputs;
+}
+
+}  // namespace
+
+std::string inside_output_folder_error(const std::string& path, const std::string& option, const std::string& folder,
+                                       const std::string& folder_option) {
+  if (path.empty() || folder.empty()) return "";
+  std::error_code ec;
+  const std::filesystem::path parent = std::filesystem::absolute(path, ec).parent_path();
+  if (ec || !std::filesystem::exists(folder, ec) || !std::filesystem::equivalent(parent, folder, ec) || ec) return "";
+  return fmt::format("{} '{}' is in the {} folder '{}', where the command writes files of its own: put it elsewhere", option,
+                     grammar::printable(path), folder_option, grammar::printable(folder));
+}
+
+void protect_inputs(const grammar::SourceManager& sources) {
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    const std::string& path = sources.file(static_cast<grammar::FileId>(i)).path;
+    struct stat in {};
+    if (::stat(path.c_str(), &in) == 0) protected_inputs().push_back({path, {in.st_dev, in.st_ino}});
+  }
+}
+
 std::string stage_file(const std::string& path, const std::string& content, StagedFile& staged) {
+  // Every file written is checked here, not only the paths given as options: a log or a
+  // chart written into a folder, under a name that is (or links to) a rule file read,
+  // replaced the rules (the eighth probe: `--logs . --force`, `--plot .`, a link left in a
+  // --cex-out folder). And a file that is where standard output goes would replace it.
+  struct stat out {};
+  if (::stat(path.c_str(), &out) == 0) {
+    for (const auto& [input, id] : protected_inputs()) {
+      if (id.first == out.st_dev && id.second == out.st_ino) {
+        return fmt::format("'{}' is the rule file '{}' this command reads; writing there would replace the rules",
+                           grammar::printable(path), grammar::printable(input));
+      }
+    }
+    struct stat standard_output {};
+    if (S_ISREG(out.st_mode) && ::fstat(STDOUT_FILENO, &standard_output) == 0 && standard_output.st_dev == out.st_dev &&
+        standard_output.st_ino == out.st_ino) {
+      return fmt::format("'{}' is where standard output goes; writing there would replace it", grammar::printable(path));
+    }
+  }
   return grammar::printable(StagedFile::stage(path, content, staged));
 }
 

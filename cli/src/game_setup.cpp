@@ -27,6 +27,7 @@ std::optional<interpreter::Machine> load_machine(const std::string& path, int& e
     exit_code = result.status == grammar::LoadStatus::kUnreadable ? kExitBadInput : kExitFinding;
     return std::nullopt;
   }
+  protect_inputs(sources);
   // Warnings do not stop a game, but they are worth seeing.
   if (!diagnostics.items().empty()) print_diagnostics(diagnostics, sources, OutputFormat::kText);
   return interpreter::Machine(ir::lower(*result.program, sources));

@@ -53,6 +53,16 @@ int run_merge(const MergeOptions& options) {
     fmt::print(stderr, "error: {}\n", grammar::printable(e.what()));
     return kExitBadInput;
   }
+  if (!options.plot.empty()) {
+    if (const std::string error = output_folder_error(options.plot); !error.empty()) {
+      fmt::print(stderr, "error: --plot {}: {}\n", grammar::printable(options.plot), error);
+      return kExitBadInput;
+    }
+  }
+  if (const std::string error = inside_output_folder_error(options.stats, "--stats", options.plot, "--plot"); !error.empty()) {
+    fmt::print(stderr, "error: {}\n", error);
+    return kExitBadInput;
+  }
   if (const std::string error = write_stats_and_plots(merged, options.stats, options.plot); !error.empty()) {
     fmt::print(stderr, "error: {}\n", error);
     return kExitBadInput;

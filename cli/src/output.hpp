@@ -101,4 +101,15 @@ std::string output_folder_error(const std::string& path);
 // the rules (`check --dump-ir x.rules x.rules`: the seventh probe). "" otherwise.
 std::string input_overwrite_error(const std::string& path, const grammar::SourceManager& sources);
 
+// Remembers the rule files in `sources`: from then on every file written (stage_file,
+// write_file_atomically) is refused when it is one of them. load_machine calls it.
+void protect_inputs(const grammar::SourceManager& sources);
+
+// Why the file `path` may not be written beside the files a command writes into `folder`
+// (--logs, --plot): it is in that folder, where a log or a chart may take its name (the
+// eighth probe: `--logs L --stats L/game-000001.jsonl` replaced a log with the statistics).
+// `option` and `folder_option` name the two in the message; "" when it is elsewhere.
+std::string inside_output_folder_error(const std::string& path, const std::string& option, const std::string& folder,
+                                       const std::string& folder_option);
+
 }  // namespace rulebook::cli

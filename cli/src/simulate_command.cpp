@@ -151,6 +151,12 @@ int run_simulate(const SimulateOptions& options) {
       return kExitBadInput;
     }
   }
+  for (const auto& [folder, name] : {std::pair(options.logs, "--logs"), std::pair(options.plot, "--plot")}) {
+    if (const std::string error = inside_output_folder_error(options.stats, "--stats", folder, name); !error.empty()) {
+      fmt::print(stderr, "error: {}\n", error);
+      return kExitBadInput;
+    }
+  }
 
   const std::int64_t games = last - first;
   const bool show_progress = isatty(STDERR_FILENO) != 0 && games >= 200;

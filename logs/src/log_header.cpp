@@ -13,14 +13,11 @@
 
 namespace rulebook::interpreter::detail {
 
-namespace {
-
-// Why a seat name would read as something else, or "": "table", and "player N" or "seat N"
-// (any case) for a seat other than N.
 std::string reserved_name(const std::string& text, std::int32_t seat) {
   std::string lower;
   for (const char c : text) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (lower == "table") return "is the word answers use for the table";
+  if (lower == "undo" || lower == "quit" || lower == "?") return "is a word of record's prompt";
   for (const std::string_view word : {std::string_view("player "), std::string_view("seat ")}) {
     if (lower.rfind(word, 0) != 0) continue;
     const std::string number = lower.substr(word.size());
@@ -31,8 +28,6 @@ std::string reserved_name(const std::string& text, std::int32_t seat) {
   }
   return "";
 }
-
-}  // namespace
 
 namespace {
 

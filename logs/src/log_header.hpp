@@ -27,6 +27,11 @@ struct LogHeader {
 // with a log (a later version or another tool may have written it).
 bool is_known_header_key(std::string_view key);
 
+// Why a seat name would read as something else, or "": `table` and `record`'s prompt words
+// (`undo`, `quit`, `?`), and "player N" or "seat N" (any case) for a seat other than N. The
+// same rule for a log's "names" and for `record --names`.
+std::string reserved_name(const std::string& text, std::int32_t seat);
+
 // Reads and checks the header. `strict`: a log for other rule files (hash) is an error.
 LogHeader read_log_header(LogReader& reader, const Machine& machine, const std::map<std::string, std::string>& overrides,
                           bool strict);

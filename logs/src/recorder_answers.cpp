@@ -102,6 +102,12 @@ Recorder::Recorder(const Machine& machine, const grammar::SourceManager& rule_so
                                       "parentheses, colons, commas or control characters",
                                       detail::shown(name), detail::kShownChars));
       }
+      // The rule a log's header is read by: a name it refuses made the saved log unreadable
+      // to replay and to record itself (the eighth probe).
+      const auto seat = static_cast<std::int32_t>(&name - setup.names.data());
+      if (const std::string why = detail::reserved_name(name, seat); !why.empty()) {
+        throw ConfigError(fmt::format("seat name '{}' {}", detail::shown(name), why));
+      }
       if (std::count(setup.names.begin(), setup.names.end(), name) > 1) {
         throw ConfigError(fmt::format("seat name '{}' is given twice", detail::shown(name)));
       }
@@ -146,7 +152,7 @@ std::string Recorder::answer_move(const std::string& text) {
   }
   if (!picked) {
     const std::vector<std::string> matches = completions(text);
-    if (matches.size() > 1) return fmt::format("'{}' is the start of {}: type more of it", text, fmt::join(matches, ", "));
+    if (matches.size() > 1) return fmt::format("'{}' is the start of {}: type more of it", detail::shown(text), fmt::join(matches, ", "));
     if (matches.size() == 1) {
       picked = static_cast<std::size_t>(std::find(question_.options.begin(), question_.options.end(), matches.front()) -
                                         question_.options.begin());
@@ -205,7 +211,7 @@ std::string Recorder::explain_illegal(const std::string& json) const {
     }
     return out;
   }
-  return fmt::format("'{}' is not one of the choices (? lists them)", unquoted(json));
+  return fmt::format("'{}' is not one of the choices (? lists them)", detail::shown(unquoted(json)));
 }
 
 std::string Recorder::answer_reveal(const std::string& text) {
@@ -235,8 +241,8 @@ std::string Recorder::answer_reveal(const std::string& text) {
     }
     if (card < 0) {
       const std::vector<std::string> matches = completions(words[i]);
-      if (matches.size() > 1) return fmt::format("'{}' is the start of {}: type more of it", words[i], fmt::join(matches, ", "));
-      if (matches.empty()) return fmt::format("no card '{}' in this game (cards are named like {}; ? lists the cards it may be)", words[i], machine_.card_name(state_, 0));
+      if (matches.size() > 1) return fmt::format("'{}' is the start of {}: type more of it", detail::shown(words[i]), fmt::join(matches, ", "));
+      if (matches.empty()) return fmt::format("no card '{}' in this game (cards are named like {}; ? lists the cards it may be)", detail::shown(words[i]), machine_.card_name(state_, 0));
       card = machine_.card_by_name(state_, matches.front());
     }
     const std::string name = machine_.card_name(state_, card);
@@ -302,7 +308,7 @@ std::string Recorder::resume(const std::string& log) {
       if (question_.kind != Question::Kind::kReveal) {
         problem = "the log notes cards seen here, but the rules do not show any new card here";
       } else if (zone != question_.zone) {
-        problem = fmt::format("the log notes cards seen in {}, but the rules show new cards in {} here", zone, question_.zone);
+        problem = fmt::format("the log notes cards seen in {}, but the rules show new cards in {} here", detail::shown(zone), question_.zone);
       } else {
         problem = answer_reveal(t.substr(colon + 2));
       }

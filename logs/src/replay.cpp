@@ -201,17 +201,21 @@ void Replayer::skip_cut() {
 // A cut line's counts, and what may follow it: the log's last line only (a cut in the middle
 // of a log, moves after it, replayed with exit 0 and no word: the seventh probe). Leaves the
 // reader past the cut; `event` is gone then.
-void Replayer::pass_cut(const LogEvent& event) {
-  LogValue body = event.value().at("cut");
-  if (!body.is_object()) bad_log(event.line, "cut", "\"cut\" is an object: moves, rounds, reason");
-  for (const std::string_view key : {std::string_view("moves"), std::string_view("rounds")}) {
+void Replayer::check_counts(const LogLine& line, std::string_view type, LogValue body) {
+  if (!body.is_object()) bad_log(line, type, fmt::format("\"{}\" is an object: moves, rounds, reason", type));
+  for (const std::string_view key : {std::string_view("moves"), std::string_view("rounds"), std::string_view("max_moves")}) {
     if (body.contains(key) && (!body.at(key).is_integer() || body.at(key).integer() < 0)) {
-      bad_log(event.line, key, fmt::format("\"{}\" is a whole number, at least 0, not {}", key, body.at(key).shown()));
+      bad_log(line, key, fmt::format("\"{}\" is a whole number, at least 0, not {}", key, body.at(key).shown()));
     }
   }
+}
+
+void Replayer::pass_cut(const LogEvent& event) {
+  check_counts(event.line, "cut", event.value().at("cut"));
   const std::uint32_t cut_line = event.line.number;
   reader_.advance();
   const LogEvent* after = reader_.peek();
+  if (after != nullptr && after->type == EventType::kStopped) check_counts(after->line, "stopped", after->value().at("stopped"));
   if (after != nullptr && after->type != EventType::kEnd && after->type != EventType::kFault && after->type != EventType::kStopped) {
     bad_log(after->line, "", fmt::format("a {} line after the cut at line {}: only the log's last line (end, fault or stopped) follows a cut",
                                          event_name(after->type), cut_line));
@@ -353,6 +357,9 @@ void Replayer::play(State& state) {
       case EventType::kPolicy: check_move(state, *event); break;
       case EventType::kStopped: {
         const LogValue body = event->value().at("stopped");
+        // Its counts are counts: `{"stopped":null}` and `"moves":999,"rounds":"x"` passed a
+        // truncated log as a stopped one (the eighth probe).
+        check_counts(event->line, "stopped", body);
         const std::optional<LogValue> reason = body.find("reason");
         result_.stopped = reason && reason->is_string() ? reason->shown() : std::string("stopped");
         const std::uint32_t stopped_line = event->line.number;  // `event` is gone after advance()

@@ -114,6 +114,9 @@ class Replayer : public EventSink {
   // At a cut line: stops the replay there, with `state`.
   [[noreturn]] void cut(const LogEvent& event, const State& state);
   void pass_cut(const LogEvent& event);
+  // A cut or stopped line's body: an object whose moves, rounds and max_moves are whole
+  // numbers of at least 0.
+  static void check_counts(const LogLine& line, std::string_view type, LogValue body);
   // Steps over a cut line before the last line, which may follow one.
   void skip_cut();
 

@@ -245,4 +245,92 @@ TEST_CASE("hostile 2: arguments quoted in messages are cut at 80 bytes", "[hosti
   CHECK(option.err.size() < 1000);
 }
 
+// The eighth probe, on the binary with the fixes above.
+
+TEST_CASE("hostile 2: record refuses at the start the seat names a log may not have", "[hostile]") {
+  const std::string dir = rulebook::test::temp_folder();
+  const std::string rules = source_path("rulesets/library/blackjack.rules");
+  // Saved, then refused by replay and by record itself: the session was lost.
+  for (const std::string& names : {std::string("table,Bob"), std::string("'Ann,player 0'"), std::string("undo,Bob")}) {
+    INFO(names);
+    const auto recorded = run_rulebook(fmt::format("record {} --players 2 --names {} -o {}", quoted_path(rules), names,
+                                                   quoted_path(dir + "/r.jsonl")), "AS\nKD\n");
+    CHECK(recorded.exit_code == 2);
+    CHECK(contains(recorded.err, "seat name"));
+    CHECK(!fs::exists(dir + "/r.jsonl"));
+  }
+  // An answer is quoted with its escape codes written out.
+  const auto typed = run_rulebook(fmt::format("record {} --players 2 -o {}", quoted_path(rules), quoted_path(dir + "/t.jsonl")),
+                                  "A\x1b[31mS\n");
+  CHECK(contains(typed.out, "no card 'A\\x1b[31mS'"));
+  CHECK(typed.out.find('\x1b') == std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("hostile 2: a file written into an output folder, or where standard output goes, replaces no input", "[hostile]") {
+  const std::string dir = rulebook::test::temp_folder();
+  const std::string original = read_text(kWar);
+  // The rule file under the name of the first game's log, logs written into its folder.
+  write_text(dir + "/game-000000.jsonl", original);
+  const auto logs = run_rulebook("simulate game-000000.jsonl --games 2 --logs . --force", "", "cd " + quoted_path(dir) + " &&");
+  CHECK(logs.exit_code == 2);
+  CHECK(contains(logs.err, "would replace the rules"));
+  CHECK(read_text(dir + "/game-000000.jsonl") == original);
+  // The rule file under a chart's name.
+  write_text(dir + "/win-rates.svg", original);
+  const auto plot = run_rulebook("simulate win-rates.svg --games 2 --plot .", "", "cd " + quoted_path(dir) + " &&");
+  CHECK(plot.exit_code == 2);
+  CHECK(read_text(dir + "/win-rates.svg") == original);
+  // --stats /dev/stdout replaced the report stdout was writing.
+  const auto stdout_stats = run_rulebook(fmt::format("simulate {} --games 2 --stats /dev/stdout", quoted_path(kWar)));
+  CHECK(stdout_stats.exit_code == 2);
+  CHECK(contains(stdout_stats.out, "War: 2 games"));
+  CHECK(contains(stdout_stats.err, "where standard output goes"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("hostile 2: one output of a command does not take another's place, and stdout holds one of them", "[hostile]") {
+  const std::string dir = rulebook::test::temp_folder();
+  // The statistics replaced the second game's log.
+  const auto logs = run_rulebook(fmt::format("simulate {} --games 3 --logs {} --stats {}", quoted_path(kWar),
+                                             quoted_path(dir + "/L"), quoted_path(dir + "/L/game-000001.jsonl")));
+  CHECK(logs.exit_code == 2);
+  CHECK(contains(logs.err, "is in the --logs folder"));
+  fs::create_directory(dir + "/P");
+  const auto plot = run_rulebook(fmt::format("simulate {} --games 3 --plot {} --stats {}", quoted_path(kWar),
+                                             quoted_path(dir + "/P"), quoted_path(dir + "/P/win-rates.svg")));
+  CHECK(plot.exit_code == 2);
+  CHECK(contains(plot.err, "is in the --plot folder"));
+  // The IR after the JSON report made it no JSON.
+  const auto dumped = run_rulebook(fmt::format("check --format json --dump-ir - {}", quoted_path(kWar)));
+  CHECK(dumped.exit_code == 2);
+  CHECK(dumped.out.empty());
+  fs::remove_all(dir);
+}
+
+TEST_CASE("hostile 2: a stopped line's counts are checked", "[hostile]") {
+  const std::string dir = rulebook::test::temp_folder();
+  // Hearts (War has no decisions, so its log has no place to stop): up to its third move.
+  const std::string hearts = source_path("rulesets/library/hearts.rules");
+  REQUIRE(run_rulebook(fmt::format("simulate {} --games 1 --seed 3 --logs {}", quoted_path(hearts), quoted_path(dir + "/h"))).exit_code == 0);
+  std::vector<std::string> lines;
+  const std::string text = read_text(dir + "/h/game-000000.jsonl");
+  for (std::size_t at = 0, moves = 0; at < text.size() && moves < 3;) {
+    const std::size_t end = text.find('\n', at);
+    lines.push_back(text.substr(at, end - at));
+    if (contains(lines.back(), "\"move\"")) ++moves;
+    at = end + 1;
+  }
+  const std::string log = dir + "/game.jsonl";
+  for (const std::string& stopped : {std::string(R"({"stopped":null})"), std::string(R"({"stopped":[1,2]})"),
+                                     std::string(R"({"stopped":{"moves":999,"max_moves":-1,"rounds":"x"}})")}) {
+    std::vector<std::string> changed = lines;
+    changed.push_back(stopped);
+    write_text(log, joined(changed));
+    const auto replayed = run_rulebook(fmt::format("replay {} {}", quoted_path(hearts), quoted_path(log)));
+    CHECK(replayed.exit_code == 2);  // 0 before: "ok: ..., then the game was stopped"
+  }
+  fs::remove_all(dir);
+}
+
 }  // namespace reliability_hostile_seventh_probe_test
