@@ -61,8 +61,9 @@ int run_check(const CheckOptions& options) {
     }
     results.push_back(FileResult{path, status});
   }
+  protect_inputs(sources);
   if (!options.dump_ir.empty() && options.dump_ir != "-") {
-    if (const std::string error = input_overwrite_error(options.dump_ir, sources); !error.empty()) {
+    if (const std::string error = input_overwrite_error(options.dump_ir); !error.empty()) {
       fmt::print(stderr, "error: --dump-ir {}\n", error);
       return kExitBadInput;
     }

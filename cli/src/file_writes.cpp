@@ -267,19 +267,27 @@ void protect_inputs(const grammar::SourceManager& sources) {
   }
 }
 
+std::string input_overwrite_error(const std::string& path) {
+  struct stat out {};
+  if (::stat(path.c_str(), &out) != 0) return "";  // not there yet: no input is
+  for (const auto& [input, id] : protected_inputs()) {
+    if (id.first == out.st_dev && id.second == out.st_ino) {
+      return fmt::format("'{}' is the rule file '{}' this command reads; writing there would replace the rules "
+                         "(choose another path)",
+                         grammar::printable(path), grammar::printable(input));
+    }
+  }
+  return "";
+}
+
 std::string stage_file(const std::string& path, const std::string& content, StagedFile& staged) {
   // Every file written is checked here, not only the paths given as options: a log or a
   // chart written into a folder, under a name that is (or links to) a rule file read,
   // replaced the rules (the eighth probe: `--logs . --force`, `--plot .`, a link left in a
   // --cex-out folder). And a file that is where standard output goes would replace it.
+  if (std::string error = input_overwrite_error(path); !error.empty()) return error;
   struct stat out {};
   if (::stat(path.c_str(), &out) == 0) {
-    for (const auto& [input, id] : protected_inputs()) {
-      if (id.first == out.st_dev && id.second == out.st_ino) {
-        return fmt::format("'{}' is the rule file '{}' this command reads; writing there would replace the rules",
-                           grammar::printable(path), grammar::printable(input));
-      }
-    }
     struct stat standard_output {};
     if (S_ISREG(out.st_mode) && ::fstat(STDOUT_FILENO, &standard_output) == 0 && standard_output.st_dev == out.st_dev &&
         standard_output.st_ino == out.st_ino) {
@@ -358,21 +366,6 @@ std::string replaceable_file_error(const std::string& path) {
 std::string output_file_error(const std::string& path) { return grammar::printable(output_file_error_unprintable(path)); }
 std::string output_folder_error(const std::string& path) {
   return grammar::printable(output_folder_error_unprintable(path));
-}
-
-std::string input_overwrite_error(const std::string& path, const grammar::SourceManager& sources) {
-  struct stat out {};
-  if (::stat(path.c_str(), &out) != 0) return "";  // not there yet: no input is
-  for (std::size_t i = 0; i < sources.size(); ++i) {
-    const std::string& input = sources.file(static_cast<grammar::FileId>(i)).path;
-    struct stat in {};
-    if (::stat(input.c_str(), &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
-      return fmt::format("'{}' is the rule file '{}' this command reads; writing there would replace the rules "
-                         "(choose another path)",
-                         grammar::printable(path), grammar::printable(input));
-    }
-  }
-  return "";
 }
 
 }  // namespace rulebook::cli

@@ -232,8 +232,9 @@ int run_graph(const GraphOptions& options) {
     print_diagnostics(diagnostics, sources, OutputFormat::kText);
     return loaded.status == grammar::LoadStatus::kUnreadable ? kExitBadInput : kExitFinding;
   }
+  protect_inputs(sources);
   if (!options.out.empty()) {
-    if (const std::string error = input_overwrite_error(options.out, sources); !error.empty()) {
+    if (const std::string error = input_overwrite_error(options.out); !error.empty()) {
       fmt::print(stderr, "error: -o {}\n", error);
       return kExitBadInput;
     }

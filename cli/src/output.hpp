@@ -96,14 +96,15 @@ std::string replaceable_file_error(const std::string& path);
 std::string output_file_error(const std::string& path);
 std::string output_folder_error(const std::string& path);
 
-// Why an output may not go to `path`: it is the same file (device and inode, so through a
-// link or another name too) as a rule file the command read, and writing it would lose
-// the rules (`check --dump-ir x.rules x.rules`: the seventh probe). "" otherwise.
-std::string input_overwrite_error(const std::string& path, const grammar::SourceManager& sources);
-
-// Remembers the rule files in `sources`: from then on every file written (stage_file,
-// write_file_atomically) is refused when it is one of them. load_machine calls it.
+// Remembers the rule files in `sources` (load_machine calls it; check and graph, which load
+// no machine, too): from then on every file written (stage_file, write_file_atomically) is
+// refused when it is one of them.
 void protect_inputs(const grammar::SourceManager& sources);
+// Why an output may not go to `path`: it is the same file (device and inode, so through a
+// link or another name too) as a rule file protect_inputs() was given, and writing it would
+// lose the rules (`check --dump-ir x.rules x.rules`: the seventh probe). "" otherwise. Every
+// write checks it; a command checks its output options with it before the work as well.
+std::string input_overwrite_error(const std::string& path);
 
 // Why the file `path` may not be written beside the files a command writes into `folder`
 // (--logs, --plot): it is in that folder, where a log or a chart may take its name (the

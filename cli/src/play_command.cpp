@@ -117,8 +117,7 @@ void show_view(const ri::Machine& machine, const ri::State& state, ri::PlayerId 
 
 int run_play(const PlayOptions& options) {
   int exit_code = kExitOk;
-  grammar::SourceManager sources;  // every rule file read: the log may not replace one
-  const std::optional<ri::Machine> machine = load_machine(options.game.file, exit_code, sources);
+  const std::optional<ri::Machine> machine = load_machine(options.game.file, exit_code);
   if (!machine) return exit_code;
   const std::uint64_t random_seed = std::random_device{}();
   const std::optional<ri::GameConfig> config = game_config(options.game, random_seed);
@@ -129,7 +128,7 @@ int run_play(const PlayOptions& options) {
       fmt::print(stderr, "error: --log: {}\n", error);
       return kExitBadInput;
     }
-    if (const std::string error = input_overwrite_error(options.log, sources); !error.empty()) {
+    if (const std::string error = input_overwrite_error(options.log); !error.empty()) {
       fmt::print(stderr, "error: --log {}\n", error);
       return kExitBadInput;
     }

@@ -119,8 +119,7 @@ int run_simulate(const SimulateOptions& options) {
   }
   const auto [first, last] = stats::shard_range(options.games, shard.first, shard.second);
   int exit_code = kExitOk;
-  grammar::SourceManager sources;  // every rule file read: no output may replace one
-  const std::optional<ri::Machine> machine = load_machine(options.game.file, exit_code, sources, output_format(options.format));
+  const std::optional<ri::Machine> machine = load_machine(options.game.file, exit_code, output_format(options.format));
   if (!machine) return exit_code;
   const std::optional<ri::GameConfig> config = game_config(options.game, 1);
   if (!config) return kExitBadInput;
@@ -140,7 +139,7 @@ int run_simulate(const SimulateOptions& options) {
       fmt::print(stderr, "error: --stats {}: {}\n", grammar::printable(options.stats), error);
       return kExitBadInput;
     }
-    if (const std::string error = input_overwrite_error(options.stats, sources); !error.empty()) {
+    if (const std::string error = input_overwrite_error(options.stats); !error.empty()) {
       fmt::print(stderr, "error: --stats {}\n", error);
       return kExitBadInput;
     }
