@@ -252,9 +252,25 @@ std::vector<std::pair<std::string, std::pair<dev_t, ino_t>>>& protected_inputs()
 std::string inside_output_folder_error(const std::string& path, const std::string& option, const std::string& folder,
                                        const std::string& folder_option) {
   if (path.empty() || folder.empty()) return "";
+  // By the names as well, for a folder not made yet (it is made after these checks, so that
+  // a refused command leaves nothing behind: the eighth probe).
+  const auto resolved = [](const std::string& p) {
+    std::error_code error;
+    std::filesystem::path out = std::filesystem::weakly_canonical(std::filesystem::absolute(p, error), error).lexically_normal();
+    if (out.has_parent_path() && out.filename().empty()) out = out.parent_path();  // "D/"
+    return error ? std::filesystem::path() : out;
+  };
+  const std::filesystem::path out = resolved(path);
+  const std::filesystem::path dir = resolved(folder);
+  if (!out.empty() && out == dir) {
+    return fmt::format("{} '{}' is the {} folder itself, where the command writes files of its own: put it elsewhere", option,
+                       grammar::printable(path), folder_option);
+  }
   std::error_code ec;
   const std::filesystem::path parent = std::filesystem::absolute(path, ec).parent_path();
-  if (ec || !std::filesystem::exists(folder, ec) || !std::filesystem::equivalent(parent, folder, ec) || ec) return "";
+  const bool inside = (!out.empty() && out.parent_path() == dir) ||
+                      (!ec && std::filesystem::exists(folder, ec) && std::filesystem::equivalent(parent, folder, ec) && !ec);
+  if (!inside) return "";
   return fmt::format("{} '{}' is in the {} folder '{}', where the command writes files of its own: put it elsewhere", option,
                      grammar::printable(path), folder_option, grammar::printable(folder));
 }

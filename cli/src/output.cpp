@@ -46,11 +46,22 @@ void print_diagnostics(const grammar::Diagnostics& diagnostics,
     return;
   }
   const bool color = stderr_wants_color();
+  // The first 100 of each severity: 800,000 warnings of one generated file filled the
+  // terminal for minutes (the eighth probe). JSON and SARIF list them all.
+  constexpr std::size_t kShownPerSeverity = 100;
+  std::size_t shown_errors = 0;
+  std::size_t shown_warnings = 0;
   for (const grammar::Diagnostic& d : diagnostics.items()) {
+    std::size_t& shown = d.severity == grammar::Severity::kError ? shown_errors : shown_warnings;
+    if (++shown > kShownPerSeverity) continue;
     fmt::print(stderr, "{}", grammar::render_text(d, sources, color));
   }
   const std::size_t errors = diagnostics.error_count();
   const std::size_t warnings = diagnostics.warning_count();
+  if (errors > kShownPerSeverity || warnings > kShownPerSeverity) {
+    fmt::print(stderr, "(the first {} errors and the first {} warnings are shown; `rulebook check --format json` lists them all)\n",
+               kShownPerSeverity, kShownPerSeverity);
+  }
   if (errors + warnings != 0) {
     fmt::print(stderr, "{} error{}, {} warning{}\n", errors, errors == 1 ? "" : "s", warnings,
                warnings == 1 ? "" : "s");

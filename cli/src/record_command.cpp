@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <iostream>
@@ -78,11 +79,12 @@ bool check_saved_log(const ri::Machine& machine, const grammar::SourceManager& s
   ri::ReplayOptions options;
   options.partial = true;
   const ri::ReplayResult result = ri::replay(machine, log_sources, file, options);
-  if (result.outcome == ri::ReplayOutcome::kOk) return true;
+  // Warnings too: a log of other rule files (its hash) goes on as `replay` reads it, but the
+  // scorekeeper hears of it, as from `replay` (the eighth probe).
   for (const grammar::Diagnostic& d : result.diagnostics.items()) {
     fmt::print(stderr, "{}", grammar::render_text(d, log_sources, stderr_wants_color()));
   }
-  return false;
+  return result.outcome == ri::ReplayOutcome::kOk;
 }
 
 // The questions, until the game is over or the input ends.
@@ -152,6 +154,14 @@ int run_record(const RecordOptions& options) {
   }
   ri::RecordSetup setup;
   if (saved) {
+    // Whether it is a log at all first: a statistics file was said to hold "a game already".
+    std::string error;
+    const std::optional<ri::RecordSetup> from_log = ri::record_setup_of(*saved, error);
+    if (!from_log) {
+      fmt::print(stderr, "error: '{}' is not a game log to go on from ({}); it is left as it is: record to another file\n",
+                 grammar::printable(options.out), error);
+      return kExitBadInput;
+    }
     if (options.players != 0 || !options.names.empty() || !options.option_specs.empty()) {
       fmt::print(stderr, "error: '{}' holds a game already, whose header gives its players, names and options: leave out "
                          "--players, --names and --option to go on with it, or record to another file\n", grammar::printable(options.out));
@@ -161,19 +171,25 @@ int run_record(const RecordOptions& options) {
       fmt::print(stderr, "error: '{}' is not a log of these rules to go on from; it is left as it is\n", grammar::printable(options.out));
       return kExitBadInput;
     }
-    std::string error;
-    const std::optional<ri::RecordSetup> from_log = ri::record_setup_of(*saved, error);
-    if (!from_log) {
-      fmt::print(stderr, "error: '{}': {}\n", grammar::printable(options.out), error);
-      return kExitBadInput;
-    }
     setup = *from_log;
   } else {
     const auto specs = parse_option_specs(options.option_specs);
     if (!specs) return kExitBadInput;
     setup.players = options.players;
     setup.options = *specs;
-    setup.names = options.names;
+    for (const std::string& given : options.names) {
+      std::size_t from = 0;
+      for (;;) {
+        const std::size_t comma = given.find(',', from);
+        setup.names.push_back(given.substr(from, comma == std::string::npos ? std::string::npos : comma - from));
+        if (comma == std::string::npos) break;
+        from = comma + 1;
+      }
+    }
+    if (std::find(setup.names.begin(), setup.names.end(), std::string()) != setup.names.end()) {
+      fmt::print(stderr, "error: --names has an empty name: give one name per seat, separated by commas (Ann,Bob)\n");
+      return kExitBadInput;
+    }
   }
   std::optional<ri::Recorder> recorder;
   try {
@@ -217,7 +233,9 @@ void add_record_command(CLI::App& app, int& exit_code) {
   cmd->add_option("file", options->file, "Rule file (a game or a variant)")->required();
   cmd->add_option("--players", options->players, "Number of human players (default: the ruleset's `default N`, else the most it allows)")
       ->transform(whole_number(1, 64));
-  cmd->add_option("--names", options->names, "Seat names, in seat order (Ann,Bob or Ann Bob)")->delimiter(',');
+  // Split here, not by CLI11's delimiter: `--names ,` gave CLI11 no value and it took the
+  // next argument (`-o`) as the names (the eighth probe).
+  cmd->add_option("--names", options->names, "Seat names, in seat order (Ann,Bob or Ann Bob)");
   cmd->add_option("--option", options->option_specs, "Set a ruleset option, e.g. --option ogling=true")->type_name("NAME=VALUE");
   cmd->add_option("-o,--output", options->out, "The log (JSON Lines); an unfinished one is continued")->check(output_path())->required();
   cmd->callback([options, &exit_code] { exit_code = run_record(*options); });

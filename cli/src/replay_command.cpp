@@ -186,12 +186,16 @@ int run_replay(const ReplayCommandOptions& options) {
       TracePrinter printer(*machine, path, options.as, !options.show_state.empty());
       ri::ReplayOptions streaming = replay_options;
       streaming.drain = [&printer](ri::ReplayResult& so_far, std::int64_t next_step) { printer.drain(so_far, next_step); };
-      ri::ReplayResult result = ri::replay(*machine, log_sources, log_file, streaming);
-      exit_code = std::max(exit_code, exit_code_of(result.outcome));
-      for (const grammar::Diagnostic& d : result.diagnostics.items()) fmt::print(stderr, "{}", grammar::render_text(d, log_sources, color));
-      printer.finish(result);
-      if (printer.viewer_failed()) exit_code = std::max(exit_code, kExitBadInput);
-      print_text(*machine, path, result);
+      try {
+        ri::ReplayResult result = ri::replay(*machine, log_sources, log_file, streaming);
+        printer.resolve_viewer(result);  // a log without steps: --as is checked here
+        exit_code = std::max(exit_code, exit_code_of(result.outcome));
+        for (const grammar::Diagnostic& d : result.diagnostics.items()) fmt::print(stderr, "{}", grammar::render_text(d, log_sources, color));
+        printer.finish(result);
+        print_text(*machine, path, result);
+      } catch (const TracePrinter::ViewerRefused&) {
+        exit_code = std::max(exit_code, kExitBadInput);
+      }
       continue;
     }
     JsonReplayReport report(*machine, path, options.as, !options.show_state.empty());

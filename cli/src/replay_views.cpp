@@ -60,20 +60,7 @@ std::optional<ri::PlayerId> viewer_named(const std::string& as, const std::vecto
 }
 
 bool TracePrinter::started(ri::ReplayResult& r) {
-  if (!resolved_ && !r.seat_names.empty()) {
-    resolved_ = true;
-    if (states_) {
-      std::string error;
-      const std::optional<ri::PlayerId> viewer = viewer_named(as_, r.seat_names, error);
-      if (viewer) {
-        viewer_ = *viewer;
-      } else {
-        fmt::print(stderr, "error: {}: {}\n", path_, error);
-        viewer_failed_ = true;
-        states_ = false;
-      }
-    }
-  }
+  resolve_viewer(r);
   if (!states_) r.snapshots.clear();
   if (started_) return true;
   // The legend goes first, once there are states to show; until then nothing is printed.
@@ -85,6 +72,22 @@ bool TracePrinter::started(ri::ReplayResult& r) {
   }
   started_ = true;
   return true;
+}
+
+void TracePrinter::resolve_viewer(const ri::ReplayResult& r) {
+  if (!resolved_ && !r.seat_names.empty()) {
+    resolved_ = true;
+    if (states_) {
+      std::string error;
+      const std::optional<ri::PlayerId> viewer = viewer_named(as_, r.seat_names, error);
+      if (viewer) {
+        viewer_ = *viewer;
+      } else {
+        fmt::print(stderr, "error: {}: {}; the log is not replayed\n", grammar::printable(path_), error);
+        throw ViewerRefused{};
+      }
+    }
+  }
 }
 
 // Round ends and states kept after `steps` steps; a round's end comes before the state the

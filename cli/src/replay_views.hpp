@@ -37,10 +37,14 @@ class TracePrinter {
  public:
   TracePrinter(const interpreter::Machine& machine, std::string path, std::string as, bool states)
       : machine_(machine), path_(std::move(path)), as_(std::move(as)), states_(states) {}
+  // Thrown out of drain and finish when `--as` names no player of the log (said on stderr):
+  // the caller stops that log there and prints nothing more of it (it went on to print the
+  // replay without the states asked for: the eighth probe).
+  struct ViewerRefused {};
   void drain(interpreter::ReplayResult& result, std::int64_t next_step);
   void finish(interpreter::ReplayResult& result);
-  // `--as` named no player of the log (reported on stderr; the states are not shown).
-  [[nodiscard]] bool viewer_failed() const { return viewer_failed_; }
+  // Finds the viewer `--as` names once the log's header is read; throws ViewerRefused.
+  void resolve_viewer(const interpreter::ReplayResult& result);
 
  private:
   bool started(interpreter::ReplayResult& result);
@@ -51,7 +55,6 @@ class TracePrinter {
   std::string path_;
   std::string as_;
   bool states_;
-  bool viewer_failed_ = false;
   bool resolved_ = false;  // the viewer is known (or failed)
   bool started_ = false;   // output has begun (after the legend, when there are states)
   bool flushed_zero_ = false;

@@ -131,9 +131,14 @@ int run_simulate(const SimulateOptions& options) {
     fmt::print(stderr, "error: {}\n", e.what());
     return kExitBadInput;
   }
-  if (!options.logs.empty() && !prepare_log_folder(options.logs, options.force)) return kExitBadInput;
   // Where the results go is checked before the games: a path that cannot be written was found
   // only after every game had been played.
+  for (const auto& [folder, name] : {std::pair(options.logs, "--logs"), std::pair(options.plot, "--plot")}) {
+    if (const std::string error = inside_output_folder_error(options.stats, "--stats", folder, name); !error.empty()) {
+      fmt::print(stderr, "error: {}\n", error);
+      return kExitBadInput;
+    }
+  }
   if (!options.stats.empty()) {
     if (const std::string error = output_file_error(options.stats); !error.empty()) {
       fmt::print(stderr, "error: --stats {}: {}\n", grammar::printable(options.stats), error);
@@ -150,12 +155,8 @@ int run_simulate(const SimulateOptions& options) {
       return kExitBadInput;
     }
   }
-  for (const auto& [folder, name] : {std::pair(options.logs, "--logs"), std::pair(options.plot, "--plot")}) {
-    if (const std::string error = inside_output_folder_error(options.stats, "--stats", folder, name); !error.empty()) {
-      fmt::print(stderr, "error: {}\n", error);
-      return kExitBadInput;
-    }
-  }
+  // Made after every check: a refused command left an empty --logs folder behind.
+  if (!options.logs.empty() && !prepare_log_folder(options.logs, options.force)) return kExitBadInput;
 
   const std::int64_t games = last - first;
   const bool show_progress = isatty(STDERR_FILENO) != 0 && games >= 200;

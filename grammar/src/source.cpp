@@ -2,6 +2,7 @@
 #include "rulebook/grammar/source.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <climits>
 #include <cstdint>
 #include <cstring>
@@ -204,7 +205,10 @@ std::optional<std::string> read_file(const std::string& path, std::string& error
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   if (ec || !std::filesystem::exists(status)) {
-    error = "no such file";
+    // A link loop, a folder on the way that is a file or cannot be entered, a name too long:
+    // the system's reason (ELOOP was reported as "no such file": the eighth probe).
+    error = ec && ec != std::errc::no_such_file_or_directory ? ec.message() : "no such file";
+    if (!error.empty()) error[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(error[0])));
     return std::nullopt;
   }
   if (std::filesystem::is_directory(status)) {

@@ -91,6 +91,12 @@ std::string file_name(std::string_view path) {
 
 }  // namespace
 
+std::string fault_place(const Machine& machine, const Fault& fault) {
+  const auto& paths = machine.ir().file_paths;
+  if (!fault.span.valid() || fault.span.file >= paths.size()) return "?";
+  return fmt::format("{}:{}", file_name(paths[fault.span.file]), fault.span.line);
+}
+
 std::string choice_json(const Machine& machine, const State& state, const Value& choice) {
   std::string out;
   append_choice(out, machine, state, choice);
@@ -226,9 +232,7 @@ void LogWriter::ended(const State& state) {
     const Fault& f = *state.fault;
     j["fault"] = {{"message", f.message},
                   {"rule", f.rule >= 0 ? nlohmann::json(machine_.ir().labels[static_cast<std::size_t>(f.rule)]) : nlohmann::json(nullptr)},
-                  {"at", f.span.valid() && f.span.file < machine_.ir().file_paths.size()
-                             ? fmt::format("{}:{}", file_name(machine_.ir().file_paths[f.span.file]), f.span.line)
-                             : std::string("?")},
+                  {"at", fault_place(machine_, f)},
                   {"rounds", state.rounds},
                   {"moves", state.moves}};
     if (cut_) j["fault"]["unrecorded"] = unrecorded_;

@@ -19,9 +19,12 @@ namespace rulebook::interpreter::detail {
 
 RecordSink::RecordSink(const Machine& machine, const std::vector<Recorder::Entry>& entries, LogWriter& writer,
                        const LogNames& names)
-    : machine_(machine), writer_(writer), names_(names) {
-  for (const Recorder::Entry& e : entries) {
-    for (const Recorder::Pin& p : e.pins) pins_[p.shuffle].emplace_back(p.position, p.card);
+    : machine_(machine), entries_(entries), noted_(entries.size(), false), writer_(writer), names_(names) {
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    for (const Recorder::Pin& p : entries[i].pins) {
+      pins_[p.shuffle].emplace_back(p.position, p.card);
+      pinned_by_.emplace(std::make_pair(p.shuffle, p.card), i);
+    }
   }
   const Ir& ir = machine.ir();
   zone_sees_.assign(static_cast<std::size_t>(ir.zone_instances), false);
@@ -108,7 +111,14 @@ void RecordSink::check(const State& state) {
   for (auto& [zone, cards] : named) {
     std::sort(cards.begin(), cards.end(), top_first);
     std::vector<std::string> shown;
-    for (const CardId c : cards) shown.push_back(machine_.card_name(state, c));
+    std::vector<std::size_t> answers;  // the entries that named these cards
+    for (const CardId c : cards) {
+      shown.push_back(machine_.card_name(state, c));
+      const auto by = pinned_by_.find({static_cast<std::size_t>(group_[static_cast<std::size_t>(c)]), c});
+      if (by != pinned_by_.end()) answers.push_back(by->second);
+    }
+    std::sort(answers.begin(), answers.end());
+    for (const std::size_t a : answers) note(a);
     comments_.emplace_back(writer_.text().size(), fmt::format("// seen {}: {}\n", names_.zone_text(zone), fmt::join(shown, " ")));
   }
   if (unnamed.empty()) return;
@@ -126,6 +136,12 @@ void RecordSink::check(const State& state) {
   throw stop;
 }
 
+void RecordSink::note(std::size_t entry) {
+  if (entry >= noted_.size() || noted_[entry]) return;
+  noted_[entry] = true;
+  for (const std::string& line : entries_[entry].notes) comments_.emplace_back(writer_.text().size(), line + "\n");
+}
+
 std::string RecordSink::log_text() const {
   const std::string& text = writer_.text();
   std::string out;
@@ -136,6 +152,10 @@ std::string RecordSink::log_text() const {
     from = offset;
   }
   out.append(text, from, std::string::npos);
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    if (noted_[i]) continue;
+    for (const std::string& line : entries_[i].notes) out += line + "\n";
+  }
   return out;
 }
 
@@ -179,6 +199,7 @@ void Recorder::rerun() {
           throw std::runtime_error(fmt::format("the recorded choice {} is no longer legal: the rules depend on cards "
                                                "nobody has seen", move));
         }
+        sink.note(next_move - 1);
         machine_.apply(state_, static_cast<std::size_t>(it - options.begin()), &sink);
         continue;
       }

@@ -92,8 +92,8 @@ Recorder::Recorder(const Machine& machine, const grammar::SourceManager& rule_so
   config_.players = first.num_players;
   if (!setup.names.empty()) {
     if (setup.names.size() != static_cast<std::size_t>(seats_) && setup.names.size() != static_cast<std::size_t>(first.num_players)) {
-      throw ConfigError(fmt::format("--names gives {} names: give one per seat ({}) or one per player ({})", setup.names.size(),
-                                    seats_, first.num_players));
+      throw ConfigError(fmt::format("--names gives {} name{}: give one per seat ({}) or one per player ({})", setup.names.size(),
+                                    setup.names.size() == 1 ? "" : "s", seats_, first.num_players));
     }
     for (const std::string& name : setup.names) {
       if (name.empty() || is_number(name) || name.find_first_of("():,") != std::string::npos || name != trim(name) ||
@@ -171,7 +171,7 @@ std::string Recorder::answer_move(const std::string& text) {
     }
     return explain_illegal(json);
   }
-  return take(Entry{legal_json_[*picked], {}});
+  return take(Entry{legal_json_[*picked], {}, {}});
 }
 
 std::string Recorder::explain_illegal(const std::string& json) const {
@@ -259,15 +259,18 @@ std::string Recorder::answer_reveal(const std::string& text) {
     named.push_back(card);
     pins.push_back(Pin{reveal_shuffle_, reveal_positions_[i], card});
   }
-  return take(Entry{"", std::move(pins)});
+  return take(Entry{"", std::move(pins), {}});
 }
 
 std::string Recorder::take(Entry entry) {
+  entry.notes = std::move(pending_notes_);
+  pending_notes_.clear();
   entries_.push_back(std::move(entry));
   try {
     rerun();
   } catch (const std::runtime_error& e) {
     // The answer changed a card the rules had already looked at unseen (recording.md).
+    pending_notes_ = std::move(entries_.back().notes);
     entries_.pop_back();
     rerun();
     return e.what();
@@ -283,14 +286,27 @@ bool Recorder::undo() {
 }
 
 std::string Recorder::log_text() const {
+  std::string notes;
+  for (const std::string& note : pending_notes_) notes += note + "\n";
   // The header as the LogWriter wrote it, with the seats' names.
   const std::size_t end = log_.find('\n');
-  if ((names_.empty() && kept_header_.empty()) || end == std::string::npos) return log_;
+  if ((names_.empty() && kept_header_.empty()) || end == std::string::npos) return log_ + notes;
   nlohmann::json header = nlohmann::json::parse(log_.substr(0, end));
   if (!names_.empty()) header["names"] = names_;
   for (const auto& [key, value] : kept_header_) header[key] = nlohmann::json::parse(value);
-  return header.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + log_.substr(end);
+  return header.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + log_.substr(end) + notes;
 }
+
+namespace {
+
+// `//seen`, `//  Seen:` and the like: a `// seen` note written another way.
+bool is_seen_note_misspelt(const std::string& comment) {
+  if (comment.rfind("// seen ", 0) == 0) return false;
+  const std::string rest = lower(trim(comment.substr(2)));
+  return rest.rfind("seen", 0) == 0 && (rest.size() == 4 || rest[4] == ' ' || rest[4] == ':' || rest[4] == '\t');
+}
+
+}  // namespace
 
 std::string Recorder::resume(const std::string& log) {
   std::istringstream in(log);
@@ -312,7 +328,14 @@ std::string Recorder::resume(const std::string& log) {
       } else {
         problem = answer_reveal(t.substr(colon + 2));
       }
-    } else if (t.empty() || t.rfind("//", 0) == 0) {
+    } else if (t.rfind("//", 0) == 0 && is_seen_note_misspelt(t)) {
+      // Read as a comment, it dropped the cards it names without a word (the eighth probe).
+      problem = fmt::format("'{}' looks like a note of cards seen, which is written `// seen ZONE: CARDS`",
+                            detail::shown(t));
+    } else if (t.rfind("//", 0) == 0) {
+      pending_notes_.push_back(t);  // a person's comment: kept where it was
+      continue;
+    } else if (t.empty()) {
       continue;
     } else {
       std::optional<detail::LogValue> j;
@@ -357,7 +380,7 @@ std::string Recorder::resume(const std::string& log) {
           if (it == legal_json_.end()) {
             problem = explain_illegal(choice);
           } else {
-            problem = take(Entry{*it, {}});
+            problem = take(Entry{*it, {}, {}});
           }
         }
       }

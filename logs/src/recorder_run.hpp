@@ -51,13 +51,19 @@ class RecordSink : public EventSink {
   [[nodiscard]] std::size_t position(CardId c) const { return position_[static_cast<std::size_t>(c)]; }
   // Per card: the last shuffle it was in (-1: none).
   [[nodiscard]] const std::vector<std::int64_t>& groups() const { return group_; }
-  // The log, with a `// seen` comment where named cards came into view.
+  // Writes the notes of answer `entry` (comment lines a person wrote before it) here, once.
+  void note(std::size_t entry);
+  // The log, with a `// seen` comment where named cards came into view, and the notes; notes
+  // of answers the run did not reach come last.
   [[nodiscard]] std::string log_text() const;
 
  private:
   [[nodiscard]] bool visible(const State& state, CardId c) const;
 
   const Machine& machine_;
+  const std::vector<Recorder::Entry>& entries_;
+  std::vector<bool> noted_;           // per entry: its notes are written
+  std::map<std::pair<std::size_t, CardId>, std::size_t> pinned_by_;  // (shuffle, card): the entry naming it
   LogWriter& writer_;
   const LogNames& names_;
   std::map<std::size_t, std::vector<std::pair<std::size_t, CardId>>> pins_;  // by shuffle: (position, card)

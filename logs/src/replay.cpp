@@ -229,9 +229,34 @@ void Replayer::finish_fault(const State& state) {
   const bool recorded = event != nullptr && event->type == EventType::kFault;
   std::string recorded_note;
   if (recorded) {
+    // Each member the line gives is compared (the message alone was, so a wrong rule, place
+    // or count passed: the eighth probe); one of the wrong type makes the log malformed.
     LogValue body = event->value().at("fault");
-    const bool same = body.is_object() && body.contains("message") && body.at("message").is(fault.message);
-    recorded_note = same ? "the log records this fault" : fmt::format("the log records another fault: {}", body.shown());
+    if (!body.is_object()) bad_log(event->line, "fault", "\"fault\" is an object: message, rule, at, rounds, moves");
+    const std::string rule = fault.rule >= 0 ? ir_.labels[static_cast<std::size_t>(fault.rule)] : std::string();
+    std::vector<std::string> differ;
+    const auto text = [&](const char* key, const std::string& actual, bool may_be_null) {
+      if (!body.contains(key)) return;
+      LogValue v = body.at(key);
+      if (may_be_null && v.is_null()) {
+        if (!actual.empty()) differ.push_back(fmt::format("{} null, by the rules '{}'", key, actual));
+        return;
+      }
+      if (!v.is_string()) bad_log(event->line, key, fmt::format("\"{}\" is a string{}", key, may_be_null ? " or null" : ""));
+      if (!v.is(actual)) differ.push_back(fmt::format("{} '{}', by the rules '{}'", key, v.shown(), actual));
+    };
+    text("message", fault.message, false);
+    text("rule", rule, true);
+    text("at", fault_place(machine_, fault), false);
+    for (const char* key : {"rounds", "moves"}) {
+      if (!body.contains(key)) continue;
+      LogValue v = body.at(key);
+      if (!v.is_integer()) bad_log(event->line, key, fmt::format("\"{}\" is a whole number", key));
+      const std::int64_t actual = std::string_view(key) == "rounds" ? state.rounds : state.moves;
+      if (v.integer() != actual) differ.push_back(fmt::format("{} {}, by the rules {}", key, v.shown(), actual));
+    }
+    recorded_note = differ.empty() ? "the log records this fault"
+                                   : fmt::format("the log records another fault: {}", fmt::join(differ, "; "));
   } else {
     recorded_note = "the log does not record this fault";
   }
@@ -301,6 +326,8 @@ void Replayer::check_end(const State& state) {
     for (const char* key : {"rounds", "moves"}) {
       if (!end.contains(key)) continue;
       const std::int64_t actual = std::string_view(key) == "rounds" ? state.rounds : state.moves;
+      // "2" (a string) is a malformed log, not a wrong count.
+      if (!end.at(key).is_integer()) bad_log(event->line, key, fmt::format("\"{}\" is a whole number", key));
       if (!end.at(key).is(actual)) {
         stop(ReplayOutcome::kIllegal, grammar::Code::kWrongResult, event->line, key,
              fmt::format("the log says the game ended after {} {}; by the rules it ends after {}", end.at(key).shown(), key, actual), {});

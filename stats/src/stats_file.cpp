@@ -343,9 +343,11 @@ SimulationStats stats_from_json(const nlohmann::json& j) {
   s.options = field<std::map<std::string, std::string>>(j, "options");
   const auto seed = field<std::string>(j, "seed");
   try {
+    // Digits only: stoull also takes " 42" and "+42", which simulate never writes.
+    if (seed.empty() || seed.find_first_not_of("0123456789") != std::string::npos) throw std::invalid_argument(seed);
     std::size_t used = 0;
     s.seed = std::stoull(seed, &used);
-    if (used != seed.size() || seed.empty() || seed[0] == '-') throw std::invalid_argument(seed);
+    if (used != seed.size()) throw std::invalid_argument(seed);
   } catch (const std::exception&) {
     throw StatsError("\"seed\" is not a whole number");
   }
@@ -358,6 +360,14 @@ SimulationStats stats_from_json(const nlohmann::json& j) {
   s.shards = count_field(j, "shards");
   if (s.shards < 1 || s.shards > kMaxShards || s.shard >= s.shards) {
     throw StatsError(fmt::format("\"shard\" is not below \"shards\", or \"shards\" is not from 1 to {}", kMaxShards));
+  }
+  // Derived from games and shard, and read by other tools: one that disagrees is not a file
+  // simulate wrote (merge passed over it: the eighth probe).
+  if (j.contains("first") && !(j.at("first").is_number_integer() && j.at("first").get<std::int64_t>() == s.first_game())) {
+    std::string given = j.at("first").dump();
+    if (given.size() > 40) given = given.substr(0, 40) + "...";
+    throw StatsError(fmt::format("\"first\" is {}, but shard {} of {} of {} games begins at game {}", given, s.shard,
+                                 s.shards, s.games, s.first_game()));
   }
   s.labels = field<std::vector<std::string>>(j, "labels");
   s.label_places = field<std::vector<std::string>>(j, "label_places");

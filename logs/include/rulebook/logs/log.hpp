@@ -51,4 +51,8 @@ class LogWriter : public EventSink {
 // name, a bool, an int, a set as an array. Returned as JSON text.
 std::string choice_json(const Machine& machine, const State& state, const Value& choice);
 
+// Where a fault is, as a `fault` line's "at" gives it: FILE:LINE (the file's name without its
+// folder), or "?".
+std::string fault_place(const Machine& machine, const Fault& fault);
+
 }  // namespace rulebook::interpreter

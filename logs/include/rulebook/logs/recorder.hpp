@@ -87,6 +87,8 @@ class Recorder {
   struct Entry {
     std::string move;       // a decision: its choice as log JSON; "" for a reveal
     std::vector<Pin> pins;  // a reveal: the cards named, where they lie in the shuffle
+    // Comment lines a person wrote in the log just before this answer: written back there.
+    std::vector<std::string> notes;
   };
 
  private:
@@ -106,6 +108,8 @@ class Recorder {
   std::vector<std::pair<std::string, std::string>> kept_header_;  // RecordSetup::kept_header
   std::int32_t seats_ = 0;
   std::vector<Entry> entries_;
+  // Comment lines of a resumed log after its last answer: they go before the next answer.
+  std::vector<std::string> pending_notes_;
   // From the last run.
   State state_;
   Question question_;
