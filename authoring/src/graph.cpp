@@ -9,6 +9,7 @@
 
 #include "expr_printer.hpp"
 #include "rulebook/grammar/printable.hpp"
+#include "rulebook/grammar/source.hpp"
 
 #include <filesystem>
 #include <variant>
@@ -209,8 +210,12 @@ class Builder {
 // backslash DOT shows as one): raw, an escape code reached the terminal or the SVG, which no
 // XML reader then accepts (a file name with ESC in it: the seventh probe).
 std::string dot_quote(std::string_view text) {
+  // DOT and SVG are UTF-8: a byte that is not (a Latin-1 file name) becomes '?', which `dot`
+  // warned about and then read as Latin-1 (the ninth probe).
+  std::string valid(text);
+  (void)grammar::replace_invalid_utf8(valid);
   std::string out = "\"";
-  for (const char c : text) {
+  for (const char c : valid) {
     const auto byte = static_cast<unsigned char>(c);
     if (c == '\n') {
       out += "\\n";

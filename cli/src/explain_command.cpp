@@ -20,6 +20,11 @@ struct ExplainOptions {
 };
 
 int run_explain(const ExplainOptions& options) {
+  if (options.list && !options.code.empty()) {
+    // `--list E0302` listed everything and exited 0, passing over the code (the ninth probe).
+    fmt::print(stderr, "rulebook explain: give a code or --list, not both\n");
+    return kExitBadInput;
+  }
   if (options.list || options.code.empty()) {
     for (const grammar::CodeInfo& c : grammar::all_codes()) fmt::print("{}  {}\n", c.id, c.title);
     if (!options.list) {

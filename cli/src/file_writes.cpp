@@ -296,12 +296,18 @@ std::string input_overwrite_error(const std::string& path) {
   return "";
 }
 
-std::string stage_file(const std::string& path, const std::string& content, StagedFile& staged) {
+std::string stage_file(const std::string& path, const std::string& content, StagedFile& staged, OutputName name) {
   // Every file written is checked here, not only the paths given as options: a log or a
   // chart written into a folder, under a name that is (or links to) a rule file read,
   // replaced the rules (the eighth probe: `--logs . --force`, `--plot .`, a link left in a
   // --cex-out folder). And a file that is where standard output goes would replace it.
   if (std::string error = input_overwrite_error(path); !error.empty()) return error;
+  struct stat link {};
+  if (name == OutputName::kInFolder && ::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
+    return fmt::format("'{}' is a symbolic link: a file the command names in its output folder is not written through "
+                       "a link, which may lead out of the folder (remove the link)",
+                       grammar::printable(path));
+  }
   struct stat out {};
   if (::stat(path.c_str(), &out) == 0) {
     struct stat standard_output {};
@@ -313,9 +319,9 @@ std::string stage_file(const std::string& path, const std::string& content, Stag
   return grammar::printable(StagedFile::stage(path, content, staged));
 }
 
-std::string write_file_atomically(const std::string& path, const std::string& content) {
+std::string write_file_atomically(const std::string& path, const std::string& content, OutputName name) {
   StagedFile staged;
-  if (std::string error = stage_file(path, content, staged); !error.empty()) return error;
+  if (std::string error = stage_file(path, content, staged, name); !error.empty()) return error;
   return staged.commit();
 }
 

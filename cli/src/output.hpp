@@ -60,7 +60,11 @@ void remove_temporary_files_on_signals();
 // so that the file is either the old one or the complete new one; the new file keeps the old
 // one's owner and mode, and a symbolic link is written through (file_writes.cpp). Returns an
 // error message; replaceable_file_error's reasons refuse the write before anything changes.
-std::string write_file_atomically(const std::string& path, const std::string& content);
+// `kInFolder`: a file the command names itself in a folder it was given (--logs, --plot,
+// --cex-out): a symbolic link there is refused rather than written through, which replaced a
+// file outside the folder (the ninth probe). A path given as an option is written through.
+enum class OutputName { kGiven, kInFolder };
+std::string write_file_atomically(const std::string& path, const std::string& content, OutputName name = OutputName::kGiven);
 
 // write_file_atomically in two steps, for files that are replaced together (the charts of a
 // run): stage_file writes the new content to the temporary file, commit() renames it over the
@@ -77,12 +81,13 @@ class StagedFile {
   std::string commit();
 
  private:
-  friend std::string stage_file(const std::string& path, const std::string& content, StagedFile& staged);
+  friend std::string stage_file(const std::string& path, const std::string& content, StagedFile& staged, OutputName name);
   static std::string stage(const std::string& path, const std::string& content, StagedFile& staged);
   std::unique_ptr<TemporaryName> named_;  // while the temporary file exists
   std::string temp_, target_, path_;
 };
-std::string stage_file(const std::string& path, const std::string& content, StagedFile& staged);
+std::string stage_file(const std::string& path, const std::string& content, StagedFile& staged,
+                       OutputName name = OutputName::kGiven);
 
 // Why `path` cannot be replaced faithfully by a rename, or "" if it can (or does not exist):
 // not a regular file (a FIFO, a device, a folder), a broken link, several hard links. Needs no

@@ -209,9 +209,16 @@ int run_record(const RecordOptions& options) {
   }
   fmt::print("Type what the table decided or turned up; ? lists the choices, undo takes back the last answer, "
              "quit saves and stops.\n");
+  // A log gone on with is written again only once an answer changes it: `quit` at once
+  // rewrote it all the same, with these rules' hash over a log of other rules (the ninth
+  // probe). The text it would have now stands for what the file holds.
+  std::string last_written = saved ? recorder->log_text() : std::string();
   const auto save = [&]() {
-    const std::string error = write_file_atomically(options.out, recorder->log_text());
+    std::string text = recorder->log_text();
+    if (saved && text == last_written) return true;
+    const std::string error = write_file_atomically(options.out, text);
     if (!error.empty()) fmt::print(stderr, "error: {}\n", error);
+    if (error.empty()) last_written = std::move(text);
     return error.empty();
   };
   if (!save()) return kExitBadInput;

@@ -25,7 +25,7 @@ std::string write_plots(const stats::SimulationStats& stats, const std::string& 
   for (const stats::Chart& chart : charts) {
     const std::string path = (std::filesystem::path(dir) / chart.file_name).string();
     staged.push_back(std::make_unique<StagedFile>());
-    if (std::string error = stage_file(path, chart.svg, *staged.back()); !error.empty()) return error;
+    if (std::string error = stage_file(path, chart.svg, *staged.back(), OutputName::kInFolder); !error.empty()) return error;
   }
   for (const std::unique_ptr<StagedFile>& file : staged) {
     if (std::string error = file->commit(); !error.empty()) return error;

@@ -227,7 +227,7 @@ int run_simulate(const SimulateOptions& options) {
                  index);
     } else {
       const std::string path = (std::filesystem::path(options.logs) / fmt::format("fault-game-{}.jsonl", index)).string();
-      const std::string write_error = write_file_atomically(path, game_log(*machine, *config, index, options.max_moves));
+      const std::string write_error = write_file_atomically(path, game_log(*machine, *config, index, options.max_moves), OutputName::kInFolder);
       if (write_error.empty()) {
         fmt::print(stderr, "  the game's log is in {}\n", path);
         saved = path;
@@ -260,7 +260,7 @@ int run_simulate(const SimulateOptions& options) {
         break;
       }
       const std::string path = (std::filesystem::path(options.logs) / fmt::format("game-{:06}.jsonl", g)).string();
-      const std::string write_error = write_file_atomically(path, game_log(*machine, *config, g, options.max_moves));
+      const std::string write_error = write_file_atomically(path, game_log(*machine, *config, g, options.max_moves), OutputName::kInFolder);
       if (!write_error.empty()) {
         // As after a signal: the logs stop, the statistics of every game are still given.
         fmt::print(stderr, "error: {}; {} of {} logs written, each one whole; the statistics are of all {} games\n",

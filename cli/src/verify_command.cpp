@@ -329,8 +329,8 @@ int run_verify(const VerifyCommandOptions& options) {
         path = (std::filesystem::path(options.cex_out) / cex_name(f, n, used_names)).string();
         // A log that cannot be written loses only itself: the report (which carries the log in
         // JSON) is still printed, and the exit code says something failed.
-        std::string error = write_file_atomically(path, f.counterexample->log);
-        if (error.empty() && f.twin) error = write_file_atomically(twin_path(path), f.twin->log);
+        std::string error = write_file_atomically(path, f.counterexample->log, OutputName::kInFolder);
+        if (error.empty() && f.twin) error = write_file_atomically(twin_path(path), f.twin->log, OutputName::kInFolder);
         if (!error.empty()) {
           status.clear();
           fmt::print(stderr, "error: {}\n", error);

@@ -144,6 +144,19 @@ std::int64_t LogNames::enum_value(const LogLine& line, LogValue j, std::int32_t 
   return it - info.values.begin();
 }
 
+std::string LogNames::card_hint(const State& state, std::string_view written) {
+  if (card_by_name_.empty()) {
+    for (std::size_t c = 0; c < state.cards->size(); ++c) card_by_name_[(*state.cards)[c].name] = static_cast<CardId>(c);
+  }
+  const std::string spelt = card_spelling(written, card_by_name_);
+  return spelt.empty() ? did_you_mean(written, card_by_name_) : fmt::format(" (did you mean '{}'?)", spelt);
+}
+
+std::int32_t LogNames::zone_named(std::string_view name) const {
+  const auto it = zone_by_name_.find(name);
+  return it == zone_by_name_.end() ? -1 : it->second;
+}
+
 CardId LogNames::card(const State& state, const LogLine& line, LogValue j, std::string_view key) {
   if (card_by_name_.empty()) {
     for (std::size_t c = 0; c < state.cards->size(); ++c) card_by_name_[(*state.cards)[c].name] = static_cast<CardId>(c);
@@ -151,11 +164,8 @@ CardId LogNames::card(const State& state, const LogLine& line, LogValue j, std::
   if (!j.is_string()) throw LogError(line, std::string(key), fmt::format("a card is a name such as \"7H\", not {}", j.shown()));
   const auto it = card_by_name_.find(j.string());
   if (it == card_by_name_.end()) {
-    const std::string spelt = card_spelling(j.string(), card_by_name_);
     throw LogError(line, std::string(key), fmt::format("no card '{}' in this game{} (cards are named like {})", j.shown(),
-                                                       spelt.empty() ? did_you_mean(j.string(), card_by_name_)
-                                                                     : fmt::format(" (did you mean '{}'?)", spelt),
-                                                       machine_->card_name(state, 0)));
+                                                       card_hint(state, j.string()), machine_->card_name(state, 0)));
   }
   return it->second;
 }

@@ -36,6 +36,10 @@ class LogNames {
   [[nodiscard]] std::int32_t rule(const LogLine& line, LogValue j) const;
   [[nodiscard]] std::int64_t enum_value(const LogLine& line, LogValue j, std::int32_t enum_id) const;
   [[nodiscard]] CardId card(const State& state, const LogLine& line, LogValue j, std::string_view key);
+  // " (did you mean 'X'?)" for a card name the game does not have, or "" (the hint card() gives).
+  [[nodiscard]] std::string card_hint(const State& state, std::string_view written);
+  // A zone by its log name (`hand(Ann)` or `hand(0)`), or -1.
+  [[nodiscard]] std::int32_t zone_named(std::string_view name) const;
   // A list of distinct cards.
   [[nodiscard]] std::vector<CardId> cards(const State& state, const LogLine& line, LogValue j, std::string_view key);
 

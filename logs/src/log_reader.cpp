@@ -27,6 +27,83 @@ constexpr std::array<std::pair<const char*, EventType>, 10> kEventKeys{{
     {"cut", EventType::kCut},
 }};
 
+// The members each kind of line may have: at the top (besides its key) and in its object.
+// Any other is refused: a misspelt "winner" on an end line left the winners unchecked and
+// the replay passed (the ninth probe). Header keys are only warned about (is_known_header_key):
+// other tools add to the header, while every event member is something replay checks.
+struct EventMembers {
+  const char* key;
+  std::array<const char*, 2> top;   // other members of the line
+  std::array<const char*, 6> body;  // members of the event's object
+};
+constexpr std::array<EventMembers, 10> kEventMembers{{
+    {"round", {}, {}},
+    {"shuffle", {"cards", "top"}, {}},
+    {"deal", {}, {"cards", "from", "to"}},
+    {"move", {}, {"alternative", "choice", "player", "rule"}},
+    {"policy", {}, {"alternative", "choice", "player", "rule"}},
+    {"draw", {}, {"choice", "rule"}},
+    {"end", {}, {"winners", "scores", "payoffs", "rounds", "moves", "unrecorded"}},
+    {"fault", {}, {"message", "rule", "at", "rounds", "moves", "unrecorded"}},
+    {"stopped", {}, {"reason", "max_moves", "rounds", "moves", "unrecorded"}},
+    {"cut", {}, {"reason", "rounds", "moves"}},
+}};
+
+template <std::size_t N>
+bool listed(const std::array<const char*, N>& names, std::string_view key) {
+  return std::any_of(names.begin(), names.end(), [&](const char* n) { return n != nullptr && key == n; });
+}
+
+template <std::size_t N>
+std::string listing(const std::array<const char*, N>& names) {
+  std::string out;
+  for (const char* n : names) {
+    if (n == nullptr) continue;
+    out += out.empty() ? "" : ", ";
+    out += n;
+  }
+  return out.empty() ? std::string("none") : out;
+}
+
+void check_event_members(simdjson::dom::object line_members, const char* kind, const LogLine& line) {
+  const EventMembers& allowed = *std::find_if(kEventMembers.begin(), kEventMembers.end(),
+                                              [&](const EventMembers& m) { return std::string_view(m.key) == kind; });
+  simdjson::dom::element body;
+  for (const simdjson::dom::key_value_pair member : line_members) {
+    if (member.key == kind) {
+      body = member.value;
+      continue;
+    }
+    if (!listed(allowed.top, member.key)) {
+      throw LogError(line, std::string(member.key),
+                     fmt::format("a '{}' line has no member '{}': its members are {}{}{} (one replay does not know would go "
+                                 "unchecked)",
+                                 kind, shown(member.key), kind, allowed.top[0] != nullptr ? ", " : "",
+                                 allowed.top[0] != nullptr ? listing(allowed.top) : ""));
+    }
+  }
+  simdjson::dom::object fields;
+  if (body.get(fields) != simdjson::SUCCESS) return;  // not an object: the replay says what it should be
+  for (const simdjson::dom::key_value_pair member : fields) {
+    if (!listed(allowed.body, member.key)) {
+      throw LogError(line, std::string(member.key),
+                     fmt::format("the object of a '{}' line has no member '{}': its members are {} (one replay does not "
+                                 "know would go unchecked)",
+                                 kind, shown(member.key), listing(allowed.body)));
+    }
+  }
+}
+
+// Why a line did not parse. A whole number past 64 bits is JSON, but not one a log can
+// hold: "this line is not JSON" misled there (the ninth probe).
+std::string not_json(simdjson::error_code error) {
+  if (error == simdjson::NUMBER_ERROR) {
+    return "a number in this line cannot be read: it is malformed, or a whole number beyond 64 bits, more than any "
+           "count or value of a log";
+  }
+  return fmt::format("this line is not JSON: {}", simdjson::error_message(error));
+}
+
 const char* json_kind(simdjson::dom::element j) {
   switch (j.type()) {
     case simdjson::dom::element_type::ARRAY: return "an array";
@@ -81,7 +158,7 @@ LogValue LogJson::parse(std::string_view text, const LogLine& line) {
   simdjson::dom::element body;
   if (const auto error = parser_.parse(padded_.data(), text.size(), /*realloc_if_needed=*/false).get(body);
       error != simdjson::SUCCESS) {
-    throw LogError(line, "", fmt::format("this line is not JSON: {}", simdjson::error_message(error)));
+    throw LogError(line, "", not_json(error));
   }
   check_keys_once(body, line);
   return LogValue(body);
@@ -141,7 +218,7 @@ LogEvent LogReader::parse(const LogLine& line, bool header) {
     if (cut_off) {
       throw LogError(line, "", fmt::format("the last line is cut off: the log is truncated ({})", simdjson::error_message(error)));
     }
-    throw LogError(line, "", fmt::format("this line is not JSON: {}", simdjson::error_message(error)));
+    throw LogError(line, "", not_json(error));
   }
   if (!event.body.is_object()) {
     throw LogError(line, "", fmt::format("each line of a log is a JSON object, not {}", json_kind(event.body)));
@@ -177,6 +254,7 @@ LogEvent LogReader::parse(const LogLine& line, bool header) {
     throw LogError(line, "",
                    "unknown kind of line: expected one with a key round, shuffle, deal, move, policy, end, fault or stopped");
   }
+  check_event_members(members, kind, line);
   return event;
 }
 

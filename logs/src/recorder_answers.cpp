@@ -242,7 +242,13 @@ std::string Recorder::answer_reveal(const std::string& text) {
     if (card < 0) {
       const std::vector<std::string> matches = completions(words[i]);
       if (matches.size() > 1) return fmt::format("'{}' is the start of {}: type more of it", detail::shown(words[i]), fmt::join(matches, ", "));
-      if (matches.empty()) return fmt::format("no card '{}' in this game (cards are named like {}; ? lists the cards it may be)", detail::shown(words[i]), machine_.card_name(state_, 0));
+      if (matches.empty()) {
+        detail::LogNames names(machine_, seats_, names_);
+        // `?` is the prompt's word: a `// seen` note of a log read again gets the hint alone.
+        return fmt::format("no card '{}' in this game{} (cards are named like {}{})", detail::shown(words[i]),
+                           names.card_hint(state_, words[i]), machine_.card_name(state_, 0),
+                           resuming_ ? "" : "; ? lists the cards it may be");
+      }
       card = machine_.card_by_name(state_, matches.front());
     }
     const std::string name = machine_.card_name(state_, card);
@@ -280,6 +286,11 @@ std::string Recorder::take(Entry entry) {
 
 bool Recorder::undo() {
   if (entries_.empty()) return false;
+  // The notes written before the answer taken back stay, before the next one (undo dropped
+  // them: the ninth probe).
+  std::vector<std::string> notes = std::move(entries_.back().notes);
+  notes.insert(notes.end(), pending_notes_.begin(), pending_notes_.end());
+  pending_notes_ = std::move(notes);
   entries_.pop_back();
   rerun();
   return true;
@@ -319,14 +330,21 @@ std::string Recorder::resume(const std::string& log) {
     const std::string t = trim(line);
     std::string problem;
     if (t.rfind("// seen ", 0) == 0) {
-      const std::size_t colon = t.find(": ");
-      const std::string zone = colon == std::string::npos ? std::string() : t.substr(8, colon - 8);
-      if (question_.kind != Question::Kind::kReveal) {
+      const std::size_t colon = t.find(':', 8);
+      const std::string zone = colon == std::string::npos ? std::string() : trim(t.substr(8, colon - 8));
+      const std::string cards = colon == std::string::npos ? std::string() : trim(t.substr(colon + 1));
+      // A zone by either of its log names: `hand(Ann)` or `hand(0)` (the ninth probe).
+      const detail::LogNames names(machine_, seats_, names_);
+      if (zone.empty() || cards.empty()) {
+        problem = "a `// seen` note is written `// seen ZONE: CARDS`, and this one names no zone or no card";
+      } else if (question_.kind != Question::Kind::kReveal) {
         problem = "the log notes cards seen here, but the rules do not show any new card here";
-      } else if (zone != question_.zone) {
+      } else if (names.zone_named(zone) < 0 || names.zone_text(names.zone_named(zone)) != question_.zone) {
         problem = fmt::format("the log notes cards seen in {}, but the rules show new cards in {} here", detail::shown(zone), question_.zone);
       } else {
-        problem = answer_reveal(t.substr(colon + 2));
+        resuming_ = true;
+        problem = answer_reveal(cards);
+        resuming_ = false;
       }
     } else if (t.rfind("//", 0) == 0 && is_seen_note_misspelt(t)) {
       // Read as a comment, it dropped the cards it names without a word (the eighth probe).

@@ -210,6 +210,28 @@ void Replayer::check_counts(const LogLine& line, std::string_view type, LogValue
   }
 }
 
+void Replayer::check_stopped_here(const LogLine& line, LogValue body, const State& state) {
+  // A stopped line stands for the rest of the game: one without counts, or with counts the
+  // replay did not reach, passed any truncated log as a game stopped at its cap (the ninth
+  // probe). Its moves and rounds are where the replay is; its cap is not above its moves.
+  for (const std::string_view key : {std::string_view("moves"), std::string_view("rounds")}) {
+    if (!body.contains(key)) {
+      bad_log(line, "stopped", fmt::format("a stopped line gives \"moves\" and \"rounds\", where the game was stopped; this one has no \"{}\"", key));
+    }
+    const std::int64_t actual = key == "moves" ? state.moves : state.rounds;
+    if (body.at(key).integer() != actual) {
+      stop(ReplayOutcome::kIllegal, grammar::Code::kWrongResult, line, key,
+           fmt::format("the log says the game was stopped after {} {}; by the rules it is at {}", body.at(key).integer(), key, actual), {});
+    }
+  }
+  if (body.contains("max_moves") && body.at("max_moves").integer() > state.moves) {
+    stop(ReplayOutcome::kIllegal, grammar::Code::kWrongResult, line, "max_moves",
+         fmt::format("the log says the game was stopped at a cap of {} moves, but {} moves were made", body.at("max_moves").integer(),
+                     state.moves),
+         {});
+  }
+}
+
 void Replayer::pass_cut(const LogEvent& event) {
   check_counts(event.line, "cut", event.value().at("cut"));
   const std::uint32_t cut_line = event.line.number;
@@ -387,6 +409,7 @@ void Replayer::play(State& state) {
         // Its counts are counts: `{"stopped":null}` and `"moves":999,"rounds":"x"` passed a
         // truncated log as a stopped one (the eighth probe).
         check_counts(event->line, "stopped", body);
+        check_stopped_here(event->line, body, state);
         const std::optional<LogValue> reason = body.find("reason");
         result_.stopped = reason && reason->is_string() ? reason->shown() : std::string("stopped");
         const std::uint32_t stopped_line = event->line.number;  // `event` is gone after advance()

@@ -117,6 +117,8 @@ class Replayer : public EventSink {
   // A cut or stopped line's body: an object whose moves, rounds and max_moves are whole
   // numbers of at least 0.
   static void check_counts(const LogLine& line, std::string_view type, LogValue body);
+  // A stopped line read where the rules wait: its counts against the replay's.
+  void check_stopped_here(const LogLine& line, LogValue body, const State& state);
   // Steps over a cut line before the last line, which may follow one.
   void skip_cut();
 

@@ -284,9 +284,12 @@ void check_text(const SimulationStats& s) {
 // The parts must fit together, or the report would read past them or show shares above 100%.
 void check_counts(const SimulationStats& s) {
   check_text(s);
-  check_payoffs(s);
   const auto [first, last] = shard_range(s.games, s.shard, s.shards);
   if (s.played > last - first) throw StatsError("\"played\" is more than the shard's games");
+  // simulate marks a run interrupted only when it played fewer than its games.
+  if (s.interrupted && s.played == last - first) {
+    throw StatsError(fmt::format("\"interrupted\" is true, but all {} games of the shard were played", s.played));
+  }
   if (s.label_places.size() != s.labels.size() || s.reached.size() != s.labels.size() ||
       (s.version >= 3 && !s.fired.empty() && s.fired.size() != s.labels.size())) {
     // An empty "fired" is a file merged from files of version 1 or 2, which did not record
@@ -315,8 +318,14 @@ void check_counts(const SimulationStats& s) {
       if (__builtin_add_overflow(counted, count, &counted)) counted = -1;
       if (counted < 0) break;
     }
-    if (counted != s.finished()) throw StatsError(fmt::format("\"{}\" does not count every finished game", key));
+    if (counted != s.finished()) {
+      throw StatsError(fmt::format("\"{}\" counts {} games, but {} were finished (\"played\" {} less \"capped\" {})", key,
+                                   counted, s.finished(), s.played, s.capped));
+    }
   }
+  // After the counts: a wrong "played" was reported as payoff sums that "cannot both be
+  // right" (the ninth probe), when the games counted are what disagrees.
+  check_payoffs(s);
 }
 
 }  // namespace

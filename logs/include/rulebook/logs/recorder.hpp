@@ -110,6 +110,7 @@ class Recorder {
   std::vector<Entry> entries_;
   // Comment lines of a resumed log after its last answer: they go before the next answer.
   std::vector<std::string> pending_notes_;
+  bool resuming_ = false;  // reading a `// seen` note of a log, not a typed answer
   // From the last run.
   State state_;
   Question question_;
