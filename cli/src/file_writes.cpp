@@ -296,6 +296,20 @@ std::string input_overwrite_error(const std::string& path) {
   return "";
 }
 
+std::string standard_stream_error(const std::string& path) {
+  // Standard error too: `--stats /dev/stderr 2> e.txt` replaced e.txt with the statistics,
+  // and the messages written there were lost (the tenth probe).
+  struct stat out {};
+  if (::stat(path.c_str(), &out) != 0 || !S_ISREG(out.st_mode)) return "";
+  for (const auto& [fd, name] : {std::pair(STDOUT_FILENO, "standard output"), std::pair(STDERR_FILENO, "standard error")}) {
+    struct stat stream {};
+    if (::fstat(fd, &stream) == 0 && stream.st_dev == out.st_dev && stream.st_ino == out.st_ino) {
+      return fmt::format("'{}' is where {} goes; writing there would replace it", grammar::printable(path), name);
+    }
+  }
+  return "";
+}
+
 std::string stage_file(const std::string& path, const std::string& content, StagedFile& staged, OutputName name) {
   // Every file written is checked here, not only the paths given as options: a log or a
   // chart written into a folder, under a name that is (or links to) a rule file read,
@@ -308,14 +322,7 @@ std::string stage_file(const std::string& path, const std::string& content, Stag
                        "a link, which may lead out of the folder (remove the link)",
                        grammar::printable(path));
   }
-  struct stat out {};
-  if (::stat(path.c_str(), &out) == 0) {
-    struct stat standard_output {};
-    if (S_ISREG(out.st_mode) && ::fstat(STDOUT_FILENO, &standard_output) == 0 && standard_output.st_dev == out.st_dev &&
-        standard_output.st_ino == out.st_ino) {
-      return fmt::format("'{}' is where standard output goes; writing there would replace it", grammar::printable(path));
-    }
-  }
+  if (std::string error = standard_stream_error(path); !error.empty()) return error;
   return grammar::printable(StagedFile::stage(path, content, staged));
 }
 
@@ -385,7 +392,11 @@ static std::string output_folder_error_unprintable(const std::string& path) {
 std::string replaceable_file_error(const std::string& path) {
   return grammar::printable(replaceable_file_error_unprintable(path));
 }
-std::string output_file_error(const std::string& path) { return grammar::printable(output_file_error_unprintable(path)); }
+std::string output_file_error(const std::string& path) {
+  // Before the work: `--stats /proc/self/fd/1 > f` was refused only after every game.
+  if (std::string error = standard_stream_error(path); !error.empty()) return error;
+  return grammar::printable(output_file_error_unprintable(path));
+}
 std::string output_folder_error(const std::string& path) {
   return grammar::printable(output_folder_error_unprintable(path));
 }

@@ -65,6 +65,10 @@ void remove_temporary_files_on_signals();
 // file outside the folder (the ninth probe). A path given as an option is written through.
 enum class OutputName { kGiven, kInFolder };
 std::string write_file_atomically(const std::string& path, const std::string& content, OutputName name = OutputName::kGiven);
+// Why `path` may not be written: it is the regular file standard output or standard error
+// goes to (a write would replace what the command prints). "" otherwise. Every write checks
+// it; commands check their output options with it before the work.
+std::string standard_stream_error(const std::string& path);
 
 // write_file_atomically in two steps, for files that are replaced together (the charts of a
 // run): stage_file writes the new content to the temporary file, commit() renames it over the

@@ -87,6 +87,17 @@ bool check_saved_log(const ri::Machine& machine, const grammar::SourceManager& s
   return result.outcome == ri::ReplayOutcome::kOk;
 }
 
+// A path as a shell takes it back: in single quotes when it holds anything but letters,
+// digits and `_./-` (`-o my game.jsonl` could not be pasted: the tenth probe).
+std::string shell_word(const std::string& path) {
+  if (!path.empty() && path.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./-") == std::string::npos) {
+    return path;
+  }
+  std::string out = "'";
+  for (const char c : path) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return grammar::printable(out + "'");
+}
+
 // The questions, until the game is over or the input ends.
 int ask_until_over(ri::Recorder& recorder, const RecordOptions& options, const std::function<bool()>& save) {
   while (recorder.question().kind != ri::Question::Kind::kOver) {
@@ -99,14 +110,14 @@ int ask_until_over(ri::Recorder& recorder, const RecordOptions& options, const s
       return kExitBadInput;
     }
     if (read == grammar::LineRead::kEnded) {
-      fmt::print("\ninput ended: saved; `rulebook record {} -o {}` goes on from here\n", grammar::printable(options.file), grammar::printable(options.out));
+      fmt::print("\ninput ended: saved; `rulebook record {} -o {}` goes on from here\n", shell_word(options.file), shell_word(options.out));
       return kExitOk;
     }
     const std::size_t first = line.find_first_not_of(" \t\r");
     if (first == std::string::npos) continue;
     const std::string word = line.substr(first, line.find_last_not_of(" \t\r") + 1 - first);
     if (word == "quit") {
-      fmt::print("saved; `rulebook record {} -o {}` goes on from here\n", grammar::printable(options.file), grammar::printable(options.out));
+      fmt::print("saved; `rulebook record {} -o {}` goes on from here\n", shell_word(options.file), shell_word(options.out));
       return kExitOk;
     }
     if (word == "?") {
@@ -142,6 +153,11 @@ int run_record(const RecordOptions& options) {
     fmt::print(stderr, "error: {}\n", error);
     return kExitBadInput;
   }
+  // Before the banner: `-o /dev/stdout > f` printed it, then refused at the first save.
+  if (const std::string error = standard_stream_error(options.out); !error.empty()) {
+    fmt::print(stderr, "error: -o {}\n", error);
+    return kExitBadInput;
+  }
   std::optional<std::string> saved;
   if (::access(options.out.c_str(), F_OK) == 0) {
     std::string error;
@@ -150,7 +166,9 @@ int run_record(const RecordOptions& options) {
       fmt::print(stderr, "error: cannot read '{}': {}\n", grammar::printable(options.out), error);
       return kExitBadInput;
     }
-    if (saved->find_first_not_of(" \t\r\n") == std::string::npos) saved.reset();  // an empty file: a new game
+    // An empty file (a byte-order mark alone too, as logs may start with one): a new game.
+    const std::size_t mark = saved->rfind("\xEF\xBB\xBF", 0) == 0 ? 3 : 0;
+    if (saved->find_first_not_of(" \t\r\n", mark) == std::string::npos) saved.reset();
   }
   ri::RecordSetup setup;
   if (saved) {

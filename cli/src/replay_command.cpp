@@ -163,6 +163,11 @@ int run_replay(const ReplayCommandOptions& options) {
   const auto print_report = [&](const std::string& entry) {
     fmt::print("{}{}", reports++ == 0 ? json_report_head(true) : ",\n", entry);
   };
+  // Standard input is read once: a second `-` was reported as an empty log (the tenth probe).
+  if (std::count(options.logs.begin(), options.logs.end(), std::string("-")) > 1) {
+    fmt::print(stderr, "error: '-' (standard input) is given more than once; it can be read only once\n");
+    return kExitBadInput;
+  }
   for (const std::string& path : options.logs) {
     std::string error;
     std::optional<std::string> text;

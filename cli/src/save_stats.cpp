@@ -35,12 +35,14 @@ std::string write_plots(const stats::SimulationStats& stats, const std::string& 
 
 std::string write_stats_and_plots(const stats::SimulationStats& stats, const std::string& stats_path,
                                   const std::string& plot_dir) {
-  if (!stats_path.empty()) {
-    if (std::string error = write_file_atomically(stats_path, stats::stats_file_text(stats)); !error.empty()) {
-      return error;
-    }
-  }
-  return plot_dir.empty() ? std::string() : write_plots(stats, plot_dir);
+  // Each is tried: the charts were skipped without a word when the statistics could not be
+  // written (the tenth probe).
+  const std::string stats_error = stats_path.empty() ? std::string() : write_file_atomically(stats_path, stats::stats_file_text(stats));
+  const std::string plot_error = plot_dir.empty() ? std::string() : write_plots(stats, plot_dir);
+  if (stats_error.empty()) return plot_error;
+  if (plot_dir.empty()) return stats_error;
+  return plot_error.empty() ? fmt::format("{} (the charts are written)", stats_error)
+                            : fmt::format("{}\nerror: {}", stats_error, plot_error);
 }
 
 }  // namespace rulebook::cli

@@ -59,8 +59,8 @@ std::optional<std::pair<std::int64_t, std::int64_t>> parse_shard(const std::stri
       index >= 0 && index < count) {
     return std::pair{index, count};
   }
-  fmt::print(stderr, "error: --shard takes I/N, the shard's number I from 0 to N-1 of N shards (as 2/4), not '{}'\n",
-             grammar::printable(text));
+  fmt::print(stderr, "error: --shard takes I/N, the shard's number I from 0 to N-1 of N shards, N from 1 to {} (as 2/4), not '{}'\n",
+             stats::kMaxShards, grammar::printable(text));
   return std::nullopt;
 }
 

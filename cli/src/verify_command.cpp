@@ -131,7 +131,8 @@ void print_trace(const rv::Counterexample& cex, const char* what = "counterexamp
   if (shown > 40) fmt::print("      ... {} more moves with changes not shown (see --format json)\n", shown - 40);
 }
 
-void print_report(const rv::VerifyReport& r, const std::vector<std::string>& log_paths) {
+// `cex_out`: whether --cex-out was given (a log path left empty then failed to be written).
+void print_report(const rv::VerifyReport& r, const std::vector<std::string>& log_paths, bool cex_out) {
   std::vector<std::string> options;
   for (const auto& [k, v] : r.options) options.push_back(k + "=" + v);
   fmt::print("{}, {} players{}\n", r.title, r.players,
@@ -146,14 +147,16 @@ void print_report(const rv::VerifyReport& r, const std::vector<std::string>& log
     if (f.counterexample) {
       print_trace(*f.counterexample);
       if (!log_paths[i].empty()) {
-        fmt::print("    log: {} (rulebook replay --partial accepts it)\n", log_paths[i]);
+        fmt::print("    log: {} (rulebook replay --partial accepts it)\n", grammar::printable(log_paths[i]));
+      } else if (cex_out) {
+        fmt::print("    log: not written (the error is above)\n");
       } else {
         fmt::print("    log: run with --cex-out DIR to write it\n");
       }
     }
     if (f.twin) {
       print_trace(*f.twin, "twin game");
-      if (!log_paths[i].empty()) fmt::print("    twin log: {}\n", twin_path(log_paths[i]));
+      if (!log_paths[i].empty()) fmt::print("    twin log: {}\n", grammar::printable(twin_path(log_paths[i])));
     }
   }
   for (const auto& [where, facts] : r.invariants) {
@@ -341,7 +344,7 @@ int run_verify(const VerifyCommandOptions& options) {
       paths.push_back(path);
     }
     log_paths.push_back(std::move(paths));
-    if (options.format == "text") print_report(reports.back(), log_paths.back());
+    if (options.format == "text") print_report(reports.back(), log_paths.back(), !options.cex_out.empty());
   }
   const int code = unwritten_logs ? kExitBadInput : rv::exit_code(reports);
   if (json) {

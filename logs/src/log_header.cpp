@@ -108,7 +108,11 @@ LogHeader read_log_header(LogReader& reader, const Machine& machine, const std::
   }
   if (h.contains("automated")) {
     LogValue automated = h.at("automated");
-    bool ok = automated.is_array() && automated.size() == static_cast<std::size_t>(out.seats);
+    // A value of the wrong type is that, not a disagreement (`"no"`: the tenth probe).
+    bool typed = automated.is_array();
+    if (typed) automated.each([&](LogValue a) { typed = typed && a.is_bool(); });
+    if (!typed) throw_bad(header.line, "automated", "\"automated\" is a list of true or false, one a seat");
+    bool ok = automated.size() == static_cast<std::size_t>(out.seats);
     std::int32_t p = 0;
     if (ok) {
       automated.each([&](LogValue a) {

@@ -41,7 +41,7 @@ constexpr std::array<EventMembers, 10> kEventMembers{{
     {"shuffle", {"cards", "top"}, {}},
     {"deal", {}, {"cards", "from", "to"}},
     {"move", {}, {"alternative", "choice", "player", "rule"}},
-    {"policy", {}, {"alternative", "choice", "player", "rule"}},
+    {"policy", {}, {"choice", "player", "rule"}},  // a policy's choice has no alternative written
     {"draw", {}, {"choice", "rule"}},
     {"end", {}, {"winners", "scores", "payoffs", "rounds", "moves", "unrecorded"}},
     {"fault", {}, {"message", "rule", "at", "rounds", "moves", "unrecorded"}},

@@ -111,6 +111,11 @@ class Replayer : public EventSink {
   void check_payoffs(const LogLine& line, LogValue payoffs, const State& state);
   void check_end(const State& state);
   void finish_fault(const State& state);
+  // The last line after a cut, which the replay does not reach: its members' types and names
+  // (a cut let any end or fault line pass: the tenth probe).
+  void check_last_line_form(const LogEvent& event);
+  // "unrecorded": a whole number, and only on the last line after a cut.
+  void check_unrecorded(const LogLine& line, LogValue body) const;
   // At a cut line: stops the replay there, with `state`.
   [[noreturn]] void cut(const LogEvent& event, const State& state);
   void pass_cut(const LogEvent& event);
@@ -165,6 +170,7 @@ class Replayer : public EventSink {
   LogNames names_;
   std::optional<Pending> pending_;
   std::int32_t traced_alternative_ = -1;  // the alternative of the move record_step traces, or -1
+  bool after_cut_ = false;                // a cut line has been passed
 };
 
 }  // namespace rulebook::interpreter::detail

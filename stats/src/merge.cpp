@@ -62,8 +62,13 @@ SimulationStats merge_stats(std::vector<SimulationStats> shards, const std::vect
   for (const SimulationStats& s : shards) {
     const auto [first, last] = shard_range(s.games, s.shard, s.shards);
     if (s.interrupted || s.played != last - first) {
-      throw StatsError(fmt::format("shard {} of {} was interrupted after {} of its {} games; run it again", s.shard,
-                                   s.shards, s.played, last - first));
+      // Said as the file says it: "interrupted" false with games missing is a file that
+      // contradicts itself, not an interrupted run (the tenth probe).
+      throw StatsError(s.interrupted ? fmt::format("shard {} of {} was interrupted after {} of its {} games; run it again", s.shard,
+                                                   s.shards, s.played, last - first)
+                                     : fmt::format("shard {} of {} holds {} of its {} games (\"played\"), yet does not say it "
+                                                   "was interrupted: the file is not one simulate wrote; run the shard again",
+                                                   s.shard, s.shards, s.played, last - first));
     }
   }
   // The first shard holds what was run; the others' games are added to it, in shard order,

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <limits>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "rulebook/stats/merge.hpp"
@@ -231,8 +232,10 @@ TEST_CASE("stats: a file whose counts do not fit together is refused, naming the
   CHECK(refusal_of_edited(s, [](nlohmann::json& j) { j["capped"] = 1.5; }) == "\"capped\" is not a whole number");
   CHECK(refusal_of_edited(s, [](nlohmann::json& j) { j["fired"][1] = 1000000; }) ==
         "\"fired\" of label 1 is more than \"reached\"");
-  CHECK(refusal_of_edited(s, [](nlohmann::json& j) { j["rounds"].erase(0); }) ==
-        "\"rounds\" does not count every finished game");
+  CHECK_THAT(refusal_of_edited(s, [](nlohmann::json& j) { j["rounds"].erase(0); }),
+             Catch::Matchers::StartsWith("\"rounds\" counts ") &&
+                 Catch::Matchers::EndsWith(fmt::format("but {} were finished (\"played\" {} less \"capped\" {})", s.finished(),
+                                                       s.played, s.capped)));
   CHECK(refusal_of_edited(s, [](nlohmann::json& j) { j.erase("hash"); }) == "\"hash\" is missing");
   CHECK(refusal_of_edited(s, [](nlohmann::json& j) { j["rulebook-stats"] = 5; }) ==
         "an unknown version of the statistics format (5; this rulebook reads 1 to 4)");
