@@ -281,10 +281,11 @@ TEST_CASE("hostile 2: a file written into an output folder, or where standard ou
   const auto plot = run_rulebook("simulate win-rates.svg --games 2 --plot .", "", "cd " + quoted_path(dir) + " &&");
   CHECK(plot.exit_code == 2);
   CHECK(read_text(dir + "/win-rates.svg") == original);
-  // --stats /dev/stdout replaced the report stdout was writing.
+  // --stats /dev/stdout replaced the report stdout was writing. It is refused before the
+  // games now (the tenth probe), so stdout holds nothing but what was there.
   const auto stdout_stats = run_rulebook(fmt::format("simulate {} --games 2 --stats /dev/stdout", quoted_path(kWar)));
   CHECK(stdout_stats.exit_code == 2);
-  CHECK(contains(stdout_stats.out, "War: 2 games"));
+  CHECK(stdout_stats.out.empty());
   CHECK(contains(stdout_stats.err, "where standard output goes"));
   fs::remove_all(dir);
 }

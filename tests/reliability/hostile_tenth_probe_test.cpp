@@ -80,7 +80,7 @@ TEST_CASE("hostile 5: log lines that passed unchecked are checked", "[hostile]")
   CHECK(fault_after_cut.exit_code == 2);
   const auto stopped_after_cut = replay_of(header + cut + "{\"stopped\":{\"max_moves\":0,\"moves\":0,\"reason\":5,\"rounds\":0}}\n");
   CHECK(stopped_after_cut.exit_code == 2);
-  CHECK(contains(stopped_after_cut.err, "\"max_moves\" is the move cap, at least 1"));
+  CHECK(contains(stopped_after_cut.err, "\"reason\" is a string, not 5"));
   // A cut and a well-formed last line still replay as a game the log stops following.
   CHECK(replay_of(header + cut + "{\"end\":{\"moves\":1,\"rounds\":7,\"unrecorded\":4,\"winners\":[1]}}\n").exit_code == 0);
   const auto round = replay_of(replaced(text, "{\"round\":1}", "{\"round\":\"1\"}"));
