@@ -13,42 +13,30 @@ namespace rulebook::interpreter::detail {
 
 namespace {
 
-// The kinds of event line, by the key that marks them.
-constexpr std::array<std::pair<const char*, EventType>, 10> kEventKeys{{
-    {"round", EventType::kRound},
-    {"shuffle", EventType::kShuffle},
-    {"deal", EventType::kDeal},
-    {"move", EventType::kMove},
-    {"policy", EventType::kPolicy},
-    {"draw", EventType::kDraw},
-    {"end", EventType::kEnd},
-    {"fault", EventType::kFault},
-    {"stopped", EventType::kStopped},
-    {"cut", EventType::kCut},
-}};
 
-// The members each kind of line may have: at the top (besides its key) and in its object.
-// Any other is refused: a misspelt "winner" on an end line left the winners unchecked and
-// the replay passed (the ninth probe). Header keys are only warned about (is_known_header_key):
-// other tools add to the header, while every event member is something replay checks.
-struct EventMembers {
+// The kinds of event line, by the key that marks them, and the members each may have: at
+// the top (besides its key) and in its object. Any other is refused: a misspelt "winner" on
+// an end line left the winners unchecked and the replay passed (the ninth probe). Header keys
+// are only warned about (is_known_header_key): other tools add to the header, while every
+// event member is something replay checks.
+struct EventKind {
   const char* key;
+  EventType type;
   std::array<const char*, 2> top;   // other members of the line
   std::array<const char*, 6> body;  // members of the event's object
 };
-constexpr std::array<EventMembers, 10> kEventMembers{{
-    {"round", {}, {}},
-    {"shuffle", {"cards", "top"}, {}},
-    {"deal", {}, {"cards", "from", "to"}},
-    {"move", {}, {"alternative", "choice", "player", "rule"}},
-    {"policy", {}, {"choice", "player", "rule"}},  // a policy's choice has no alternative written
-    {"draw", {}, {"choice", "rule"}},
-    {"end", {}, {"winners", "scores", "payoffs", "rounds", "moves", "unrecorded"}},
-    {"fault", {}, {"message", "rule", "at", "rounds", "moves", "unrecorded"}},
-    {"stopped", {}, {"reason", "max_moves", "rounds", "moves", "unrecorded"}},
-    {"cut", {}, {"reason", "rounds", "moves"}},
+constexpr std::array<EventKind, 10> kEventKinds{{
+    {"round", EventType::kRound, {}, {}},
+    {"shuffle", EventType::kShuffle, {"cards", "top"}, {}},
+    {"deal", EventType::kDeal, {}, {"cards", "from", "to"}},
+    {"move", EventType::kMove, {}, {"alternative", "choice", "player", "rule"}},
+    {"policy", EventType::kPolicy, {}, {"choice", "player", "rule"}},  // a policy's choice has no alternative written
+    {"draw", EventType::kDraw, {}, {"choice", "rule"}},
+    {"end", EventType::kEnd, {}, {"winners", "scores", "payoffs", "rounds", "moves", "unrecorded"}},
+    {"fault", EventType::kFault, {}, {"message", "rule", "at", "rounds", "moves", "unrecorded"}},
+    {"stopped", EventType::kStopped, {}, {"reason", "max_moves", "rounds", "moves", "unrecorded"}},
+    {"cut", EventType::kCut, {}, {"reason", "rounds", "moves"}},
 }};
-
 template <std::size_t N>
 bool listed(const std::array<const char*, N>& names, std::string_view key) {
   return std::any_of(names.begin(), names.end(), [&](const char* n) { return n != nullptr && key == n; });
@@ -65,9 +53,8 @@ std::string listing(const std::array<const char*, N>& names) {
   return out.empty() ? std::string("none") : out;
 }
 
-void check_event_members(simdjson::dom::object line_members, const char* kind, const LogLine& line) {
-  const EventMembers& allowed = *std::find_if(kEventMembers.begin(), kEventMembers.end(),
-                                              [&](const EventMembers& m) { return std::string_view(m.key) == kind; });
+void check_event_members(simdjson::dom::object line_members, const EventKind& allowed, const LogLine& line) {
+  const char* kind = allowed.key;
   simdjson::dom::element body;
   for (const simdjson::dom::key_value_pair member : line_members) {
     if (member.key == kind) {
@@ -173,8 +160,8 @@ std::string LogValue::shown() const { return detail::shown(is_string() ? string(
 
 const char* event_name(EventType type) {
   if (type == EventType::kHeader) return "header";
-  for (const auto& [key, t] : kEventKeys) {
-    if (t == type) return key;
+  for (const EventKind& kind : kEventKinds) {
+    if (kind.type == type) return kind.key;
   }
   return "?";
 }
@@ -228,19 +215,19 @@ LogEvent LogReader::parse(const LogLine& line, bool header) {
   simdjson::dom::object members;
   if (event.body.get(members) != simdjson::SUCCESS) throw LogError(line, "", "each line of a log is a JSON object");
   bool is_header = false;
-  const char* kind = nullptr;
+  const EventKind* kind = nullptr;
   for (const simdjson::dom::key_value_pair member : members) {
     if (member.key == "log") {
       is_header = true;
       continue;
     }
-    for (const auto& [key, type] : kEventKeys) {
-      if (member.key != key) continue;
+    for (const EventKind& k : kEventKinds) {
+      if (member.key != k.key) continue;
       if (kind != nullptr) {
-        throw LogError(line, key, fmt::format("a line is one event, but this one has both '{}' and '{}'", kind, key));
+        throw LogError(line, k.key, fmt::format("a line is one event, but this one has both '{}' and '{}'", kind->key, k.key));
       }
-      kind = key;
-      event.type = type;
+      kind = &k;
+      event.type = k.type;
     }
   }
   if (is_header) {
@@ -254,7 +241,7 @@ LogEvent LogReader::parse(const LogLine& line, bool header) {
     throw LogError(line, "",
                    "unknown kind of line: expected one with a key round, shuffle, deal, move, policy, end, fault or stopped");
   }
-  check_event_members(members, kind, line);
+  check_event_members(members, *kind, line);
   return event;
 }
 

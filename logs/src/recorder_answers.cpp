@@ -138,7 +138,7 @@ std::vector<std::string> Recorder::completions(const std::string& prefix) const 
 std::string Recorder::answer(const std::string& text) {
   switch (question_.kind) {
     case Question::Kind::kMove: return answer_move(trim(text));
-    case Question::Kind::kReveal: return answer_reveal(text);
+    case Question::Kind::kReveal: return answer_reveal(text, true);
     case Question::Kind::kOver: return "the game is over: nothing more to record";
   }
   return {};
@@ -214,7 +214,7 @@ std::string Recorder::explain_illegal(const std::string& json) const {
   return fmt::format("'{}' is not one of the choices (? lists them)", detail::shown(unquoted(json)));
 }
 
-std::string Recorder::answer_reveal(const std::string& text) {
+std::string Recorder::answer_reveal(const std::string& text, bool typed) {
   std::vector<std::string> words;
   std::string word;
   std::istringstream in(text);
@@ -247,7 +247,7 @@ std::string Recorder::answer_reveal(const std::string& text) {
         // `?` is the prompt's word: a `// seen` note of a log read again gets the hint alone.
         return fmt::format("no card '{}' in this game{} (cards are named like {}{})", detail::shown(words[i]),
                            names.card_hint(state_, words[i]), machine_.card_name(state_, 0),
-                           resuming_ ? "" : "; ? lists the cards it may be");
+                           typed ? "; ? lists the cards it may be" : "");
       }
       card = machine_.card_by_name(state_, matches.front());
     }
@@ -342,9 +342,7 @@ std::string Recorder::resume(const std::string& log) {
       } else if (names.zone_named(zone) < 0 || names.zone_text(names.zone_named(zone)) != question_.zone) {
         problem = fmt::format("the log notes cards seen in {}, but the rules show new cards in {} here", detail::shown(zone), question_.zone);
       } else {
-        resuming_ = true;
-        problem = answer_reveal(cards);
-        resuming_ = false;
+        problem = answer_reveal(cards, false);
       }
     } else if (t.rfind("//", 0) == 0 && is_seen_note_misspelt(t)) {
       // Read as a comment, it dropped the cards it names without a word (the eighth probe).

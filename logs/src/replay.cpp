@@ -88,8 +88,8 @@ void Replayer::check_round(const State& state) {
   if (event == nullptr || event->type != EventType::kRound) return;
   if (!event->value().at("round").is_integer()) {
     const LogValue round = event->value().at("round");
-    bad_log(event->line, "round", fmt::format("\"round\" is the round's number, not {}{}{}", round.is_string() ? "the string \"" : "",
-                                              round.shown(), round.is_string() ? "\"" : ""));
+    const std::string given = round.is_string() ? fmt::format("the string \"{}\"", round.shown()) : round.shown();
+    bad_log(event->line, "round", fmt::format("\"round\" is the round's number, not {}", given));
   }
   if (!event->value().at("round").is(state.rounds)) {
     bad_log(event->line, "round", fmt::format("round {} starts here, not round {}", state.rounds, event->value().at("round").shown()));

@@ -9,13 +9,10 @@
 
 namespace rulebook::interpreter::detail {
 
-// A cut line's counts, and what may follow it: the log's last line only (a cut in the middle
-// of a log, moves after it, replayed with exit 0 and no word: the seventh probe). Leaves the
-// reader past the cut; `event` is gone then.
+// The counts of a cut or stopped line are whole numbers, its reason text.
 void Replayer::check_counts(const LogLine& line, std::string_view type, LogValue body) {
   if (!body.is_object()) bad_log(line, type, fmt::format("\"{}\" is an object: moves, rounds, reason", type));
-  for (const std::string_view key : {std::string_view("moves"), std::string_view("rounds"), std::string_view("max_moves"),
-                                     std::string_view("unrecorded")}) {
+  for (const std::string_view key : {std::string_view("moves"), std::string_view("rounds"), std::string_view("max_moves")}) {
     if (body.contains(key) && (!body.at(key).is_integer() || body.at(key).integer() < 0)) {
       bad_log(line, key, fmt::format("\"{}\" is a whole number, at least 0, not {}", key, body.at(key).shown()));
     }
@@ -89,6 +86,9 @@ void Replayer::check_stopped_here(const LogLine& line, LogValue body, const Stat
   }
 }
 
+// What may follow a cut line: the log's last line only (a cut in the middle of a log, moves
+// after it, replayed with exit 0 and no word: the seventh probe). Leaves the reader past the
+// cut; `event` is gone then.
 void Replayer::pass_cut(const LogEvent& event) {
   check_counts(event.line, "cut", event.value().at("cut"));
   const std::uint32_t cut_line = event.line.number;

@@ -97,7 +97,8 @@ class Recorder {
   // Adds an answer and runs the rules over it; "" or why it cannot be taken.
   std::string take(Entry entry);
   std::string answer_move(const std::string& text);
-  std::string answer_reveal(const std::string& text);
+  // `typed`: at the prompt (its hints may mention `?`), not a `// seen` note of a log.
+  std::string answer_reveal(const std::string& text, bool typed);
   std::string explain_illegal(const std::string& choice_json) const;
   [[nodiscard]] std::string summary() const;
 
@@ -110,7 +111,6 @@ class Recorder {
   std::vector<Entry> entries_;
   // Comment lines of a resumed log after its last answer: they go before the next answer.
   std::vector<std::string> pending_notes_;
-  bool resuming_ = false;  // reading a `// seen` note of a log, not a typed answer
   // From the last run.
   State state_;
   Question question_;
