@@ -177,3 +177,66 @@ round {
 }
 
 }  // namespace verifier_invariants_test
+
+namespace verifier_invariants_test {
+
+TEST_CASE("invariants: a zone's count over all card classes is a dimension, and a short repeat splits by its passes") {
+  // Two kinds make two classes: count(slot) is their sum, defined by the classes' counts.
+  // The repeat of 6 splits the invariants inside it by the passes left; the repeat of 40
+  // and the one whose count is a variable do not (every pass would be a part of its own).
+  const auto machine = rulebook::test::machine_for(R"(game "Shapes"
+players 2
+cards {
+  ruby: 3
+  coal: 3
+}
+zone deck: pile hidden
+zone slot: pile public
+var n: int = 0
+setup { move box to deck }
+round {
+  rule short: repeat 6 { rule a: choose x in {true, false} by seat 0 }
+  rule long: repeat 40 { rule b: choose y in {true, false} by seat 0 }
+  rule counted: repeat n { rule c: choose z in {true, false} by seat 0 }
+  rule sort: move {c in deck where kind(c) == ruby} to slot
+  move slot to deck
+  end game winners players
+}
+)");
+  const ri::Ir& ir = machine->ir();
+  ri::GameConfig config;
+  config.players = 2;
+  const ri::State initial = machine->start(config);
+  const rv::Setting setting{initial.num_players, initial.num_seats, initial.options, *initial.cards};
+  const rv::SlotKinds kinds = rv::slot_kinds(ir);
+  const rv::CardClasses classes = rv::card_classes(ir, setting);
+  REQUIRE(classes.count() == 2);
+  const rv::Layout layout = rv::make_layout(ir, setting, classes, kinds);
+  const std::size_t total = dim(layout, "count(slot)");
+  CHECK(static_cast<std::int32_t>(total) >= layout.base_size);
+  const rv::Derived& d = layout.derived[total - static_cast<std::size_t>(layout.base_size)];
+  CHECK(d.player_dim == -1);
+  // The projection of a state counts the slot's cards of both classes.
+  ri::State s = initial;
+  const std::vector<std::int64_t> x = rv::project(ir, layout, classes, s);
+  std::int64_t sum = 0;
+  for (std::int32_t k = 0; k < layout.classes; ++k) {
+    sum += x[static_cast<std::size_t>(layout.count_index(d.instance, k))];
+  }
+  CHECK(x[total] == sum);
+  // The choices inside each repeat: only the short repeat's counter is a key there.
+  std::vector<std::size_t> choices;
+  for (std::size_t pc = 0; pc < ir.code.size(); ++pc) {
+    if (ir.code[pc].code == ri::OpCode::kChoose) choices.push_back(pc);
+  }
+  REQUIRE(choices.size() == 3);
+  auto pass_keys = [&](std::size_t pc) {
+    return std::count_if(layout.key_dims[pc].begin(), layout.key_dims[pc].end(),
+                         [&](std::int32_t k) { return layout.pass_key[static_cast<std::size_t>(k)]; });
+  };
+  CHECK(pass_keys(choices[0]) == 1);
+  CHECK(pass_keys(choices[1]) == 0);
+  CHECK(pass_keys(choices[2]) == 0);
+}
+
+}  // namespace verifier_invariants_test

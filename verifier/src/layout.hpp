@@ -50,14 +50,24 @@ enum class SlotShape : std::uint8_t {
   kCountList,   // any other for-each list: how many elements are still to visit
 };
 
-// A value read through a player-valued variable: the number of cards of a per-player zone,
-// or a per-player variable, at that player (`count(hand(turn))`, `automated(p)`). Kept as an
-// extra dimension so that linear invariants can speak of it; 0 when the player is none.
+// A value defined by the other dimensions, kept as an extra dimension so that the ranges of
+// an invariant can speak of it:
+// - read through a player-valued variable: the number of cards of a per-player zone, or a
+//   per-player variable, at that player (`count(hand(turn))`, `automated(p)`); 0 when the
+//   player is none;
+// - the number of cards of one zone instance over all card classes (where there is more than
+//   one class): `count(role(p)) <= 1` and "`top(talk(p))` has a card" are ranges of it, which
+//   no range of the classes' counts apart can state.
 struct Derived {
-  std::int32_t player_dim = 0;  // the dimension holding the player
-  std::int32_t zone = -1;       // a per-player zone, or
-  std::int32_t var = -1;        // a per-player scalar variable
+  std::int32_t player_dim = -1;  // the dimension holding the player, or -1 for a total
+  std::int32_t zone = -1;        // a per-player zone, or
+  std::int32_t var = -1;         // a per-player scalar variable, or
+  std::int32_t instance = -1;    // a zone instance whose cards of every class are counted
 };
+
+// A `repeat` of at most this many iterations (a count known before the game) splits the
+// invariants of the positions inside it by the iterations left.
+constexpr std::int64_t kRepeatSplitLimit = 16;
 
 struct Layout {
   std::int32_t classes = 0;
@@ -80,6 +90,7 @@ struct Layout {
   std::vector<Derived> derived;              // dimensions base_size.. size()-1
   std::vector<std::vector<bool>> dead;       // by position: dimensions of stale locals
   std::vector<std::vector<std::int32_t>> key_dims;  // by position: dimensions that split the invariant
+  std::vector<bool> pass_key;                // by dimension: a repeat's iterations left that splits invariants
   [[nodiscard]] std::int32_t size() const { return static_cast<std::int32_t>(names.size()); }
   [[nodiscard]] std::int32_t count_index(std::int32_t instance, std::int32_t cls) const {
     return instance * classes + cls;

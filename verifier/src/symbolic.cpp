@@ -74,6 +74,18 @@ void Encoder::complete(std::vector<z3::expr>& state, std::vector<bool>* written)
   for (std::size_t i = 0; i < layout_.derived.size(); ++i) {
     const Derived& d = layout_.derived[i];
     const auto at = static_cast<std::size_t>(layout_.base_size) + i;
+    if (d.instance >= 0) {
+      z3::expr total = state[static_cast<std::size_t>(layout_.count_index(d.instance, 0))];
+      bool changed = written != nullptr && (*written)[static_cast<std::size_t>(layout_.count_index(d.instance, 0))];
+      for (std::int32_t k = 1; k < layout_.classes; ++k) {
+        const auto index = static_cast<std::size_t>(layout_.count_index(d.instance, k));
+        total = total + state[index];
+        changed = changed || (written != nullptr && (*written)[index]);
+      }
+      state[at] = total;
+      if (written != nullptr) (*written)[at] = changed;
+      continue;
+    }
     const z3::expr& player = state[static_cast<std::size_t>(d.player_dim)];
     bool changed = written != nullptr && (*written)[static_cast<std::size_t>(d.player_dim)];
     z3::expr value = ctx_.int_val(0);
