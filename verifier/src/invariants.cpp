@@ -67,11 +67,7 @@ std::vector<std::vector<bool>> shared_dimensions(const ir::Ir& ir, const Layout&
         }
       }
     }
-    // A repeat's iterations left splits the parts into groups that share apart (one pass
-    // of the repeat is one walk).
-    const bool all_keys = std::all_of(keys.begin(), keys.end(), [&](std::int32_t k) {
-      return key_covered[static_cast<std::size_t>(k)] || layout.pass_key[static_cast<std::size_t>(k)];
-    });
+    const bool all_keys = std::all_of(keys.begin(), keys.end(), [&](std::int32_t k) { return key_covered[static_cast<std::size_t>(k)]; });
     if (!all_keys) continue;
     out[pc].assign(dims, false);
     for (std::size_t d = 0; d < dims; ++d) out[pc][d] = shareable[d] && !changed[d];
@@ -90,7 +86,6 @@ Invariants::Invariants(Encoder& encoder, const Layout& layout, std::vector<bool>
     inv.dead = &layout.dead[i];
     inv.family = &layout.family;
     inv.key_dims = layout.key_dims[i];
-    for (const std::int32_t k : inv.key_dims) inv.group_key.push_back(layout.pass_key[static_cast<std::size_t>(k)]);
     positions_.push_back(std::move(inv));
   }
   // Every block is built now: which variables a walk's blocks keep decides what is shared.

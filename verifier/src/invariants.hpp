@@ -38,9 +38,6 @@ struct PositionInvariant {
   AffineHull hull;
   std::vector<LinearFact> equalities;        // from the hull, refreshed when it grows
   std::vector<std::int32_t> key_dims;
-  // By key dimension: whether it picks the group of parts a shared dimension has one range
-  // in (a repeat's iterations left: each pass is a walk of its own); the others are stages.
-  std::vector<bool> group_key;
   std::map<std::vector<std::int64_t>, InvariantPart> parts;
   std::size_t samples = 0;
   std::size_t weakenings = 0;
@@ -66,7 +63,6 @@ struct PositionInvariant {
 
  private:
   [[nodiscard]] std::vector<std::int64_t> key(const std::vector<std::int64_t>& point) const;
-  [[nodiscard]] bool same_group(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b) const;
   InvariantPart& part(const std::vector<std::int64_t>& point, bool& created);
 };
 

@@ -287,26 +287,11 @@ Layout make_layout(const ir::Ir& ir, const Setting& setting, const CardClasses& 
   }
   // The invariant of a position inside walks over the players splits by who is still to
   // be visited.
-  // So does the invariant of a position inside a `repeat` of a few iterations, by the
-  // iterations left: what holds in every pass but the last (a role is left to take), or
-  // before a pass that a test on the round's progress singles out (the intermission), is
-  // a range of one part; one affine hull over all passes cannot state it.
-  std::vector<bool> counter(slots, false);
-  StaticValues values(ir, setting);
-  for (const ir::Instr& in : ir.code) {
-    if (in.code != ir::OpCode::kRepeatInit || static_cast<std::size_t>(in.a) >= slots) continue;
-    const auto n = as_int(values.value(in.b, StaticEnv{}));
-    counter[static_cast<std::size_t>(in.a)] = n && *n >= 0 && *n <= kRepeatSplitLimit;
-  }
   layout.key_dims.assign(ir.code.size(), {});
-  layout.pass_key.assign(static_cast<std::size_t>(layout.size()), false);
   for (std::size_t pc = 0; pc < ir.code.size(); ++pc) {
     for (std::size_t s = 0; s < slots; ++s) {
       if (live[pc].count(static_cast<ir::Slot>(s)) == 0) continue;
-      if (counter[s] && layout.local_shape[s] == SlotShape::kScalar) {
-        layout.key_dims[pc].push_back(layout.local_index[s]);
-        layout.pass_key[static_cast<std::size_t>(layout.local_index[s])] = true;
-      } else if (layout.local_shape[s] == SlotShape::kPlayerList) {
+      if (layout.local_shape[s] == SlotShape::kPlayerList) {
         for (std::int32_t p = 0; p < setting.seats; ++p) layout.key_dims[pc].push_back(layout.local_index[s] + p);
       } else if (layout.local_shape[s] == SlotShape::kScalar && (kinds.local[s] == Kind::kBool || kinds.local[s] == Kind::kEnum)) {
         // A choice just made (an action, a yes or no) decides what comes next.

@@ -65,10 +65,6 @@ struct Derived {
   std::int32_t instance = -1;    // a zone instance whose cards of every class are counted
 };
 
-// A `repeat` of at most this many iterations (a count known before the game) splits the
-// invariants of the positions inside it by the iterations left.
-constexpr std::int64_t kRepeatSplitLimit = 16;
-
 struct Layout {
   std::int32_t classes = 0;
   std::int32_t instances = 0;
@@ -90,7 +86,6 @@ struct Layout {
   std::vector<Derived> derived;              // dimensions base_size.. size()-1
   std::vector<std::vector<bool>> dead;       // by position: dimensions of stale locals
   std::vector<std::vector<std::int32_t>> key_dims;  // by position: dimensions that split the invariant
-  std::vector<bool> pass_key;                // by dimension: a repeat's iterations left that splits invariants
   [[nodiscard]] std::int32_t size() const { return static_cast<std::int32_t>(names.size()); }
   [[nodiscard]] std::int32_t count_index(std::int32_t instance, std::int32_t cls) const {
     return instance * classes + cls;

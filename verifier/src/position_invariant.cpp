@@ -3,7 +3,6 @@
 // Z3 finds outside it weaken.
 #include <algorithm>
 #include <numeric>
-#include <set>
 
 #include "invariants.hpp"
 
@@ -36,13 +35,6 @@ std::vector<std::int64_t> PositionInvariant::key(const std::vector<std::int64_t>
   k.reserve(key_dims.size());
   for (const std::int32_t d : key_dims) k.push_back(point[static_cast<std::size_t>(d)]);
   return k;
-}
-
-bool PositionInvariant::same_group(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b) const {
-  for (std::size_t i = 0; i < group_key.size(); ++i) {
-    if (group_key[i] && a[i] != b[i]) return false;
-  }
-  return true;
 }
 
 InvariantPart& PositionInvariant::part(const std::vector<std::int64_t>& point, bool& created) {
@@ -123,25 +115,13 @@ bool PositionInvariant::weaken(const std::vector<std::int64_t>& found, const std
     p.widened_low.assign(point.size(), 0);
     p.widened_high.assign(point.size(), 0);
   }
-  // Parts count by their stages: the groups of a repeat's passes do not multiply the states
-  // a position may take before it widens coarsely (one pass's walk needs as many as a walk).
-  std::set<std::vector<std::int64_t>> stages;
-  for (const auto& [k, q] : parts) {
-    std::vector<std::int64_t> stage;
-    for (std::size_t i = 0; i < k.size(); ++i) {
-      if (i >= group_key.size() || !group_key[i]) stage.push_back(k[i]);
-    }
-    stages.insert(std::move(stage));
-  }
-  const bool coarse = weakenings > std::max(kFineWeakenings, kFineWeakeningsPerPart * stages.size());
+  const bool coarse = weakenings > std::max(kFineWeakenings, kFineWeakeningsPerPart * parts.size());
   // Calls `change(bound, kept)` for the low (or high) bound of variable d in each part a
   // widening of d reaches: the state's part, or every part (coarse, or d is shared).
-  const std::vector<std::int64_t> own = key(point);
   auto each_bound = [&](std::size_t d, bool low, auto change) {
-    const bool everywhere = coarse;
-    const bool group = !shared.empty() && shared[d];
+    const bool everywhere = coarse || (!shared.empty() && shared[d]);
     for (auto& [k, q] : parts) {
-      if (!everywhere && &q != &p && !(group && same_group(k, own))) continue;
+      if (!everywhere && &q != &p) continue;
       std::vector<bool>::reference kept = low ? q.has_low[d] : q.has_high[d];
       if (kept) change(low ? q.low[d] : q.high[d], kept);
     }
@@ -237,24 +217,12 @@ z3::expr fact_term(z3::context& ctx, const LinearFact& fact, const std::vector<z
 void PositionInvariant::join_shared() {
   for (std::size_t i = 0; i < shared.size(); ++i) {
     if (!shared[i]) continue;
-    for (auto& [leader, unused] : parts) {
-      // One range per group: the loosest bound of its parts (none if one has none).
-      std::optional<std::int64_t> lo, hi;
-      bool has_lo = true, has_hi = true;
-      for (const auto& [k, q] : parts) {
-        if (!same_group(k, leader)) continue;
-        has_lo = has_lo && q.has_low[i];
-        has_hi = has_hi && q.has_high[i];
-        lo = lo ? std::min(*lo, q.low[i]) : q.low[i];
-        hi = hi ? std::max(*hi, q.high[i]) : q.high[i];
-      }
-      for (auto& [k, q] : parts) {
-        if (!same_group(k, leader)) continue;
-        q.has_low[i] = has_lo;
-        q.has_high[i] = has_hi;
-        q.low[i] = *lo;
-        q.high[i] = *hi;
-      }
+    const std::optional<std::int64_t> lo = lowest(i), hi = highest(i);
+    for (auto& [key, part] : parts) {
+      part.has_low[i] = lo.has_value();
+      part.has_high[i] = hi.has_value();
+      if (lo) part.low[i] = *lo;
+      if (hi) part.high[i] = *hi;
     }
   }
 }
