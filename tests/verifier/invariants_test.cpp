@@ -24,6 +24,28 @@ std::size_t dim(const rv::Layout& layout, const std::string& name) {
   return static_cast<std::size_t>(it - layout.names.begin());
 }
 
+// What the verifier builds for a ruleset at a player count: its setting, slot kinds, card
+// classes and layout.
+struct Abstraction {
+  ri::State initial;
+  rv::Setting setting;
+  rv::SlotKinds kinds;
+  rv::CardClasses classes;
+  rv::Layout layout;
+};
+
+Abstraction abstraction_of(const ri::Machine& machine, int players) {
+  ri::GameConfig config;
+  config.players = players;
+  Abstraction a;
+  a.initial = machine.start(config);
+  a.setting = rv::Setting{a.initial.num_players, a.initial.num_seats, a.initial.options, *a.initial.cards};
+  a.kinds = rv::slot_kinds(machine.ir());
+  a.classes = rv::card_classes(machine.ir(), a.setting);
+  a.layout = rv::make_layout(machine.ir(), a.setting, a.classes, a.kinds);
+  return a;
+}
+
 const rv::Finding& finding(const rv::VerifyReport& report, const std::string& property) {
   const auto it = std::find_if(report.findings.begin(), report.findings.end(),
                                [&](const rv::Finding& f) { return f.property == property; });
@@ -48,15 +70,10 @@ round {
 }
 )");
   const ri::Ir& ir = machine->ir();
-  ri::GameConfig config;
-  config.players = 3;
-  const ri::State initial = machine->start(config);
-  const rv::Setting setting{initial.num_players, initial.num_seats, initial.options, *initial.cards};
-  const rv::SlotKinds kinds = rv::slot_kinds(machine->ir());
-  const rv::CardClasses classes = rv::card_classes(ir, setting);
-  const rv::Layout layout = rv::make_layout(ir, setting, classes, kinds);
+  const Abstraction a = abstraction_of(*machine, 3);
+  const rv::Layout& layout = a.layout;
   z3::context z3;
-  rv::Encoder encoder(z3, ir, setting, classes, layout, kinds);
+  rv::Encoder encoder(z3, ir, a.setting, a.classes, layout, a.kinds);
   rv::Invariants invariants(encoder, layout, rv::cut_points(ir));
 
   // The head of each walk: the kForNext a jump goes back to; the deal walk comes first.
@@ -176,10 +193,6 @@ round {
   CHECK(report.findings.size() >= 3);  // conservation and the two walks
 }
 
-}  // namespace verifier_invariants_test
-
-namespace verifier_invariants_test {
-
 TEST_CASE("invariants: a zone's count over all card classes is a dimension defined by the classes' counts") {
   // Two kinds make two classes: count(slot) is their sum, defined by the classes' counts.
   const auto machine = rulebook::test::machine_for(R"(game "Shapes"
@@ -190,7 +203,6 @@ cards {
 }
 zone deck: pile hidden
 zone slot: pile public
-var n: int = 0
 setup { move box to deck }
 round {
   rule sort: move {c in deck where kind(c) == ruby} to slot
@@ -199,25 +211,30 @@ round {
 }
 )");
   const ri::Ir& ir = machine->ir();
-  ri::GameConfig config;
-  config.players = 2;
-  const ri::State initial = machine->start(config);
-  const rv::Setting setting{initial.num_players, initial.num_seats, initial.options, *initial.cards};
-  const rv::SlotKinds kinds = rv::slot_kinds(ir);
-  const rv::CardClasses classes = rv::card_classes(ir, setting);
-  REQUIRE(classes.count() == 2);
-  const rv::Layout layout = rv::make_layout(ir, setting, classes, kinds);
+  const Abstraction a = abstraction_of(*machine, 2);
+  REQUIRE(a.classes.count() == 2);
+  const rv::Layout& layout = a.layout;
   const std::size_t total = dim(layout, "count(slot)");
   CHECK(static_cast<std::int32_t>(total) >= layout.base_size);
   const rv::Derived& d = layout.derived[total - static_cast<std::size_t>(layout.base_size)];
   CHECK(d.player_dim == -1);
-  // The projection of a state counts the slot's cards of both classes.
-  ri::State s = initial;
-  const std::vector<std::int64_t> x = rv::project(ir, layout, classes, s);
+  // The projection of a state with cards of both classes in the slot counts them all.
+  ri::State s = a.initial;
+  const auto slot = static_cast<std::size_t>(d.instance);
+  for (std::size_t i = 0; i < s.zones.size(); ++i) {
+    if (i == slot) continue;
+    s.zones[slot].insert(s.zones[slot].end(), s.zones[i].begin(), s.zones[i].end());
+    s.zones[i].clear();
+  }
+  REQUIRE(s.zones[slot].size() == 6);
+  const std::vector<std::int64_t> x = rv::project(ir, layout, a.classes, s);
   std::int64_t sum = 0;
   for (std::int32_t k = 0; k < layout.classes; ++k) {
-    sum += x[static_cast<std::size_t>(layout.count_index(d.instance, k))];
+    const std::int64_t n = x[static_cast<std::size_t>(layout.count_index(d.instance, k))];
+    CHECK(n == 3);
+    sum += n;
   }
+  CHECK(sum == 6);
   CHECK(x[total] == sum);
 }
 

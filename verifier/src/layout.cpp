@@ -303,19 +303,20 @@ Layout make_layout(const ir::Ir& ir, const Setting& setting, const CardClasses& 
   return layout;
 }
 
+namespace {
+std::int64_t instance_total(const Layout& layout, std::int32_t instance, const std::vector<std::int64_t>& x) {
+  std::int64_t total = 0;
+  for (std::int32_t k = 0; k < layout.classes; ++k) total += x[static_cast<std::size_t>(layout.count_index(instance, k))];
+  return total;
+}
+}  // namespace
+
 std::int64_t derived_value(const ir::Ir& ir, const Layout& layout, const Derived& d, const std::vector<std::int64_t>& x) {
-  if (d.instance >= 0) {
-    std::int64_t total = 0;
-    for (std::int32_t k = 0; k < layout.classes; ++k) total += x[static_cast<std::size_t>(layout.count_index(d.instance, k))];
-    return total;
-  }
+  if (d.instance >= 0) return instance_total(layout, d.instance, x);
   const std::int64_t p = x[static_cast<std::size_t>(d.player_dim)];
   if (p < 0 || p >= layout.seats) return 0;
   if (d.zone >= 0) {
-    const std::int32_t instance = ir.zones[static_cast<std::size_t>(d.zone)].first_instance + static_cast<std::int32_t>(p);
-    std::int64_t total = 0;
-    for (std::int32_t k = 0; k < layout.classes; ++k) total += x[static_cast<std::size_t>(layout.count_index(instance, k))];
-    return total;
+    return instance_total(layout, ir.zones[static_cast<std::size_t>(d.zone)].first_instance + static_cast<std::int32_t>(p), x);
   }
   const ir::VarInfo& info = ir.vars[static_cast<std::size_t>(d.var)];
   return x[static_cast<std::size_t>(layout.var_index[static_cast<std::size_t>(info.first_slot + p)])];

@@ -71,18 +71,22 @@ std::vector<z3::expr> Encoder::state_vars(const std::string& prefix) const {
 }
 
 void Encoder::complete(std::vector<z3::expr>& state, std::vector<bool>* written) const {
+  // The cards of one zone instance over all classes; `changed` is set when a count is written.
+  auto instance_total = [&](std::int32_t instance, bool& changed) {
+    z3::expr total = ctx_.int_val(0);
+    for (std::int32_t k = 0; k < layout_.classes; ++k) {
+      const auto index = static_cast<std::size_t>(layout_.count_index(instance, k));
+      total = k == 0 ? state[index] : total + state[index];
+      if (written != nullptr) changed = changed || (*written)[index];
+    }
+    return total;
+  };
   for (std::size_t i = 0; i < layout_.derived.size(); ++i) {
     const Derived& d = layout_.derived[i];
     const auto at = static_cast<std::size_t>(layout_.base_size) + i;
     if (d.instance >= 0) {
-      z3::expr total = state[static_cast<std::size_t>(layout_.count_index(d.instance, 0))];
-      bool changed = written != nullptr && (*written)[static_cast<std::size_t>(layout_.count_index(d.instance, 0))];
-      for (std::int32_t k = 1; k < layout_.classes; ++k) {
-        const auto index = static_cast<std::size_t>(layout_.count_index(d.instance, k));
-        total = total + state[index];
-        changed = changed || (written != nullptr && (*written)[index]);
-      }
-      state[at] = total;
+      bool changed = false;
+      state[at] = instance_total(d.instance, changed);
       if (written != nullptr) (*written)[at] = changed;
       continue;
     }
@@ -92,12 +96,7 @@ void Encoder::complete(std::vector<z3::expr>& state, std::vector<bool>* written)
     for (std::int32_t p = layout_.seats; p-- > 0;) {
       z3::expr v = ctx_.int_val(0);
       if (d.zone >= 0) {
-        const std::int32_t instance = ir_.zones[static_cast<std::size_t>(d.zone)].first_instance + p;
-        for (std::int32_t k = 0; k < layout_.classes; ++k) {
-          const auto index = static_cast<std::size_t>(layout_.count_index(instance, k));
-          v = k == 0 ? state[index] : v + state[index];
-          if (written != nullptr) changed = changed || (*written)[index];
-        }
+        v = instance_total(ir_.zones[static_cast<std::size_t>(d.zone)].first_instance + p, changed);
       } else {
         const ir::VarInfo& info = ir_.vars[static_cast<std::size_t>(d.var)];
         const auto index = static_cast<std::size_t>(layout_.var_index[static_cast<std::size_t>(info.first_slot + p)]);

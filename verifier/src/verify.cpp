@@ -190,8 +190,8 @@ VerifyReport verify_setting(const ri::Machine& machine, const VerifyOptions& opt
                                      "{} instructions fused into blocks between them)",
                                      classes.count(), layout.size(), positions, ir.code.size()));
   report.notes.push_back("kept: cards per zone and class (and per zone over all classes), scalar variables, seats, "
-                         "loop state; not kept: which card of a class, "
-                         "facing, order within a pile, sets held in variables (read as any value)");
+                         "loop state; not kept: which card of a class, facing, order within a pile, sets held in "
+                         "variables (read as any value)");
   if (!stats.finished) {
     report.notes.push_back(fmt::format("the invariant search did not finish within the budget ({} s, --budget): no "
                                        "invariant is used, so most proofs are unknown; refutations by games stand",
