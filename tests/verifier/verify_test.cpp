@@ -71,6 +71,44 @@ void require_all_proved(const rv::VerifyReport& report, const std::vector<std::s
   }
 }
 
+// A lasso's log replays and closes: the log up to the start of the cycle ("the state it was
+// in after move M") replays to the state at its end (zones, facings, variables, position),
+// and the game goes on. Returns the final state's round.
+std::int64_t require_lasso_closes(const ri::Machine& machine, const rv::Finding& f) {
+  REQUIRE(f.status == rv::Status::kRefuted);
+  REQUIRE(f.counterexample);
+  const ri::ReplayResult r = replay(machine, f.counterexample->log);
+  REQUIRE(r.outcome == ri::ReplayOutcome::kOk);
+  CHECK(!r.ended);
+  REQUIRE(r.final_state);
+  const std::string marker = "the state it was in after move ";
+  const auto at = f.counterexample->violation.find(marker);
+  REQUIRE(at != std::string::npos);
+  const long start = std::stol(f.counterexample->violation.substr(at + marker.size()));
+  std::string prefix;
+  long moves = 0;
+  std::istringstream lines(f.counterexample->log);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("\"move\"") != std::string::npos && moves++ == start) break;
+    prefix += line + "\n";
+  }
+  CHECK(moves > start);
+  const ri::ReplayResult before = replay(machine, prefix);
+  REQUIRE(before.final_state);
+  CHECK(before.final_state->pc == r.final_state->pc);
+  CHECK(before.final_state->zones == r.final_state->zones);
+  CHECK(before.final_state->card_face_up == r.final_state->card_face_up);
+  const auto& x = before.final_state->vars;
+  const auto& y = r.final_state->vars;
+  REQUIRE(x.size() == y.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    CHECK(x[i].kind == y[i].kind);
+    CHECK(x[i].scalar == y[i].scalar);
+    CHECK(x[i].items == y[i].items);
+  }
+  return r.final_state->rounds;
+}
+
 }  // namespace
 
 TEST_CASE("verify: a draw from an empty deck is refuted by conservation, and the log replays to the fault") {
@@ -104,39 +142,46 @@ TEST_CASE("verify: a loop that nobody has to leave is refuted by a lasso that re
   const rv::Finding& f = finding(v.report, "round-termination");
   REQUIRE(f.status == rv::Status::kRefuted);
   CHECK(f.key == "pass_around");
-  REQUIRE(f.counterexample);
-  const ri::ReplayResult r = replay(*v.machine, f.counterexample->log);
-  REQUIRE(r.outcome == ri::ReplayOutcome::kOk);
-  CHECK(!r.ended);
-  // The lasso closes: the log up to the start of the cycle ("the state it was in after move
-  // M") replays to exactly the state at its end, and the round goes on.
-  REQUIRE(r.final_state);
-  CHECK(r.final_state->rounds == 1);
-  const std::string marker = "the state it was in after move ";
-  const auto at = f.counterexample->violation.find(marker);
-  REQUIRE(at != std::string::npos);
-  const long start = std::stol(f.counterexample->violation.substr(at + marker.size()));
-  std::string prefix;
-  long moves = 0;
-  std::istringstream lines(f.counterexample->log);
-  for (std::string line; std::getline(lines, line);) {
-    if (line.find("\"move\"") != std::string::npos && moves++ == start) break;
-    prefix += line + "\n";
-  }
-  const ri::ReplayResult before = replay(*v.machine, prefix);
-  REQUIRE(before.final_state);
-  CHECK(before.final_state->pc == r.final_state->pc);
-  CHECK(before.final_state->zones == r.final_state->zones);
-  const auto& x = before.final_state->vars;
-  const auto& y = r.final_state->vars;
-  REQUIRE(x.size() == y.size());
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    CHECK(x[i].kind == y[i].kind);
-    CHECK(x[i].scalar == y[i].scalar);
-    CHECK(x[i].items == y[i].items);
-  }
+  CHECK(require_lasso_closes(*v.machine, f) == 1);
   // The game need not end either, for the same reason.
   CHECK(finding(v.report, "game-termination").status == rv::Status::kRefuted);
+}
+
+TEST_CASE("verify: a pass-around loop is refuted though a card passed back lies last in the hand") {
+  // The state the loop starts in never comes back (the card passed round ends up last in
+  // the hand); the state after the first turn of the cycle does. Without the exhaustive
+  // search, the sampled games' cycle search finds it at 3 and at 6 players.
+  for (const std::int64_t players : {3, 6}) {
+    CAPTURE(players);
+    auto machine = machine_for_file("tests/verifier/cases/pass-back.rules");
+    rv::VerifyOptions options;
+    options.games = 100;
+    options.players = players;
+    options.search_states = 0;
+    options.properties = {"round-termination"};
+    const rv::VerifyReport report = rv::verify(*machine, options);
+    const auto it = std::find_if(report.findings.begin(), report.findings.end(),
+                                 [](const rv::Finding& f) { return f.key == "pass_notes"; });
+    REQUIRE(it != report.findings.end());
+    CHECK(require_lasso_closes(*machine, *it) == 1);
+  }
+}
+
+TEST_CASE("verify: a game that repeats only through a reshuffle is refuted by a lasso through chance") {
+  // The exhaustive search cannot close this cycle: its states keep the random generator,
+  // which every shuffle moves on. The lasso fixes the shuffles' results in its log.
+  const Verified v = verify_case("reshuffle-loop", {"game-termination"});
+  const rv::Finding& f = finding(v.report, "game-termination");
+  CHECK_THAT(f.method, Catch::Contains("through chance"));
+  require_lasso_closes(*v.machine, f);
+  CHECK_THAT(f.counterexample->log, Catch::Contains("shuffle"));
+}
+
+TEST_CASE("verify: a game that ends at the third reshuffle is not refuted by a lasso through chance") {
+  // Every shuffle brings back the deck, the discards and the hands, but not the count of
+  // shuffles, which ends the game: no state repeats.
+  const Verified v = verify_case("reshuffle-loop-fixed", {"game-termination"});
+  CHECK(finding(v.report, "game-termination").status != rv::Status::kRefuted);
 }
 
 TEST_CASE("verify: a loop bounded by repeat ends, with its ranking function") {

@@ -1,7 +1,8 @@
 // Lassos and endless games as replayable counterexamples to termination (lassos.hpp). States
 // are compared as search.cpp's state words, so "the same state" means the same here as in
 // the exhaustive search; a cycle found with alike cards taken as one is played again until
-// the state is exactly the one it started from, else it is not used.
+// the state is exactly one it was in before (after an earlier turn of the cycle), else it
+// is not used.
 #include "lassos.hpp"
 
 #include <algorithm>
@@ -12,6 +13,8 @@
 
 #include "rulebook/interpreter/agent.hpp"
 #include "rulebook/interpreter/simulate.hpp"
+#include "lasso_words.hpp"
+#include "liveness.hpp"
 #include "search.hpp"
 
 namespace rulebook::verifier {
@@ -35,29 +38,25 @@ std::int64_t lasso_depth(const Context& ctx) { return std::min<std::int64_t>(ctx
 
 namespace {
 
-using Words = std::vector<std::uint64_t>;
+// A cycle made exact: moves that lead from `root` to a state (`lead_in`, possibly none) and
+// then back to exactly that state (`cycle`).
+struct ExactCycle {
+  std::vector<std::size_t> lead_in, cycle;
+};
 
-Words words_of(const ri::State& state, SearchSymmetry symmetry) {
-  Words words;
-  state_words(state, SearchGoal{}, symmetry, words);
-  return words;
-}
-
-std::uint64_t hash_words(const Words& words) {
-  std::uint64_t h = 1469598103934665603ULL;
-  for (const std::uint64_t w : words) {
-    h ^= w;
-    h *= 1099511628211ULL;
-  }
-  return h;
-}
-
-// The moves `cycle` played from `root` once or more, until the state is exactly `root`
-// again, staying inside the loop (and, for a loop of a round, in the same round); nothing
-// when it never is within 24 turns.
-std::optional<std::vector<std::size_t>> exact_cycle(const Context& ctx, const Loop& loop, const ri::State& root,
-                                                    const std::vector<std::size_t>& cycle) {
-  const Words start = words_of(root, SearchSymmetry::kExact);
+// The moves `cycle` played from `root` turn after turn, staying inside the loop (and, for a
+// loop of a round, in the same round), until the state after a turn is exactly the state
+// after an earlier turn (or `root`): the turns between are the exact cycle. Nothing when no
+// state repeats within 24 turns. A card taken in the first turn may come back to another
+// place (the end of a hand), so the first return is often not to `root` but to the state
+// after the first turn.
+std::optional<ExactCycle> exact_cycle(const Context& ctx, const Loop& loop, const ri::State& root,
+                                      const std::vector<std::size_t>& cycle) {
+  std::unordered_map<std::uint64_t, std::vector<std::pair<Words, std::size_t>>> after_turn;  // hash: words, moves
+  const auto remember = [&](const Words& words, std::size_t moves) {
+    after_turn[hash_words(words)].emplace_back(words, moves);
+  };
+  remember(words_of(root, SearchSymmetry::kExact), 0);
   ri::State state = root;
   std::vector<std::size_t> path;
   // Where the cycle takes a card, it takes the card last taken instead when that one is
@@ -82,17 +81,29 @@ std::optional<std::vector<std::size_t>> exact_cycle(const Context& ctx, const Lo
       path.push_back(index);
     }
     if (state.finished || !state.decision) return std::nullopt;
-    if (words_of(state, SearchSymmetry::kExact) == start) return path;
+    const Words words = words_of(state, SearchSymmetry::kExact);
+    if (const auto it = after_turn.find(hash_words(words)); it != after_turn.end()) {
+      for (const auto& [earlier, moves] : it->second) {
+        if (earlier != words) continue;
+        ExactCycle out;
+        out.lead_in.assign(path.begin(), path.begin() + static_cast<std::ptrdiff_t>(moves));
+        out.cycle.assign(path.begin() + static_cast<std::ptrdiff_t>(moves), path.end());
+        return out;
+      }
+    }
+    remember(words, path.size());
   }
   return std::nullopt;
 }
 
 // Depth-first from `state` for moves back to `root`, inside the loop, within `budget` moves
-// tried; a state seen before is searched again only when reached in fewer moves.
+// tried; a state seen before is searched again only when reached in fewer moves. States are
+// compared by their live locals only: the loop's first decision has none of the values an
+// iteration leaves behind (the card passed last), and would never be returned to.
 class CycleSearch {
  public:
-  CycleSearch(const Context& ctx, const Loop& loop, SearchSymmetry symmetry, const ri::State& root)
-      : ctx_(ctx), loop_(loop), symmetry_(symmetry), root_(words_of(root, symmetry)) {
+  CycleSearch(const Context& ctx, const Loop& loop, SearchSymmetry symmetry, const ri::State& root, const LiveLocals& live)
+      : ctx_(ctx), loop_(loop), symmetry_(symmetry), live_(live), root_(words_of(root, symmetry, true, &live)) {
     visited_.emplace(hash_words(root_), 0);
   }
 
@@ -113,7 +124,7 @@ class CycleSearch {
       ri::State next = state;
       ctx_.machine.apply(next, i);
       if (next.finished || !inside(loop_, next.pc)) continue;
-      const Words words = words_of(next, symmetry_);
+      const Words words = words_of(next, symmetry_, true, &live_);
       if (words == root_) {
         path.push_back(i);
         return true;
@@ -141,10 +152,55 @@ class CycleSearch {
   const Context& ctx_;
   const Loop& loop_;
   SearchSymmetry symmetry_;
+  const LiveLocals& live_;
   Words root_;
   std::unordered_map<std::uint64_t, std::int64_t> visited_;
   std::int64_t budget_ = kLassoNodes;
 };
+
+// Breadth-first from `root` for the fewest moves back to it, inside the loop, within
+// kLassoNodes moves tried and lasso_depth() moves deep. The depth-first search above goes
+// deep along the moves that look closest to the root; where many moves look alike (which
+// player receives a card) it can spend its budget on one wrong early choice, and this one
+// cannot.
+std::optional<std::vector<std::size_t>> breadth_first_cycle(const Context& ctx, const Loop& loop, SearchSymmetry symmetry,
+                                                            const ri::State& root, const LiveLocals& live) {
+  const Words home = words_of(root, symmetry, true, &live);
+  struct Visit {
+    std::int32_t parent;
+    std::size_t move;
+  };
+  std::vector<Visit> nodes{Visit{-1, 0}};
+  std::unordered_map<std::uint64_t, std::int32_t> seen{{hash_words(home), 0}};
+  std::vector<std::pair<std::int32_t, ri::State>> layer{{0, root}};
+  std::int64_t budget = kLassoNodes;
+  for (std::int64_t depth = 0; depth < lasso_depth(ctx) && !layer.empty(); ++depth) {
+    std::vector<std::pair<std::int32_t, ri::State>> next_layer;
+    for (const auto& [id, state] : layer) {
+      const std::size_t options = state.decision ? state.decision->options.size() : 0;
+      for (std::size_t i = 0; i < options; ++i) {
+        if (--budget < 0) return std::nullopt;
+        ri::State next = state;
+        ctx.machine.apply(next, i);
+        if (next.finished || !inside(loop, next.pc) || (!loop.game && next.rounds != root.rounds)) continue;
+        const Words words = words_of(next, symmetry, true, &live);
+        if (words == home) {
+          std::vector<std::size_t> path{i};
+          for (std::int32_t at = id; at > 0; at = nodes[static_cast<std::size_t>(at)].parent) {
+            path.push_back(nodes[static_cast<std::size_t>(at)].move);
+          }
+          std::reverse(path.begin(), path.end());
+          return path;
+        }
+        if (!seen.try_emplace(hash_words(words), static_cast<std::int32_t>(nodes.size())).second) continue;
+        nodes.push_back(Visit{id, i});
+        next_layer.emplace_back(static_cast<std::int32_t>(nodes.size() - 1), std::move(next));
+      }
+    }
+    layer = std::move(next_layer);
+  }
+  return std::nullopt;
+}
 
 // The game of a lasso: `random_moves` moves of the seed's agent, then `prefix`, then `cycle`,
 // which comes back to the state after `prefix`. The message counts moves as the log and the
@@ -169,6 +225,7 @@ Counterexample lasso_game(const Context& ctx, const ri::GameConfig& config, std:
 
 std::optional<Counterexample> sampled_lasso(const Context& ctx, const Loop& loop) {
   const ri::Machine& machine = ctx.machine;
+  const LiveLocals live = live_locals(ctx.ir);
   for (const ri::GameResult& game : ctx.sampling.games) {
     if (game.moves == 0) continue;
     // The first decision of this game inside the loop.
@@ -183,10 +240,18 @@ std::optional<Counterexample> sampled_lasso(const Context& ctx, const Loop& loop
     // First with alike cards as one (a shorter search); when that cycle does not return to
     // exactly the same state (rules can tell alike cards apart by their order, and the same
     // option indexes may then take other cards), card by card.
+    // Each symmetry depth-first, then breadth-first when that finds nothing.
     for (const SearchSymmetry symmetry : {SearchSymmetry::kAlikeCards, SearchSymmetry::kExact}) {
-      std::vector<std::size_t> path;
-      if (!CycleSearch(ctx, loop, symmetry, root).run(root, path)) return std::nullopt;
-      if (auto cycle = exact_cycle(ctx, loop, root, path)) return lasso_game(ctx, config, root.moves, {}, *cycle, "");
+      std::optional<std::vector<std::size_t>> path;
+      if (std::vector<std::size_t> deep; CycleSearch(ctx, loop, symmetry, root, live).run(root, deep)) {
+        path = std::move(deep);
+      } else {
+        path = breadth_first_cycle(ctx, loop, symmetry, root, live);
+      }
+      if (!path) return std::nullopt;
+      if (auto exact = exact_cycle(ctx, loop, root, *path)) {
+        return lasso_game(ctx, config, root.moves, exact->lead_in, exact->cycle, "");
+      }
     }
     return std::nullopt;  // one root is enough for a bounded search
   }
@@ -202,9 +267,11 @@ std::optional<Counterexample> search_lasso(const Context& ctx, const Loop& loop)
     const std::vector<std::size_t> cycle(hit.moves.begin() + hit.index, hit.moves.end());
     const ri::State state = ctx.search_state(SearchHit{SearchHit::What::kLasso, -1, prefix, {}});
     if (state.finished || !state.decision) continue;
-    const std::optional<std::vector<std::size_t>> path = exact_cycle(ctx, loop, state, cycle);
-    if (!path) continue;
-    return lasso_game(ctx, ctx.config, 0, prefix, *path, " (found by the exhaustive search)");
+    const std::optional<ExactCycle> exact = exact_cycle(ctx, loop, state, cycle);
+    if (!exact) continue;
+    std::vector<std::size_t> lead_in = prefix;
+    lead_in.insert(lead_in.end(), exact->lead_in.begin(), exact->lead_in.end());
+    return lasso_game(ctx, ctx.config, 0, lead_in, exact->cycle, " (found by the exhaustive search)");
   }
   return std::nullopt;
 }

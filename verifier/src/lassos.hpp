@@ -39,6 +39,11 @@ std::optional<Counterexample> sampled_lasso(const Context& ctx, const Loop& loop
 // loop: any), made exact.
 std::optional<Counterexample> search_lasso(const Context& ctx, const Loop& loop);
 
+// A game of the random agent, with chance fixed (chance_lassos.cpp), that comes back inside
+// `loop` to a state it was in, card by card, shuffles and random draws on the way; the log
+// records their outcomes, so the cycle replays.
+std::optional<Counterexample> chance_lasso(const Context& ctx, const Loop& loop);
+
 // A game (sampled, or found by the search) that the interpreter stopped for running
 // 50,000,000 instructions without a decision: its fault message and its log.
 std::optional<std::pair<std::string, Counterexample>> looped_game(const Context& ctx);

@@ -381,8 +381,8 @@ SearchResult search_states(const ri::Machine& machine, const ri::GameConfig& con
 }
 
 void state_words(const ri::State& state, const SearchGoal& goal, SearchSymmetry symmetry,
-                 std::vector<std::uint64_t>& words) {
-  StateWords(state, goal, symmetry).encode(state, words);
+                 std::vector<std::uint64_t>& words, bool generator) {
+  StateWords(state, goal, symmetry, generator).encode(state, words);
 }
 
 }  // namespace rulebook::verifier

@@ -123,7 +123,8 @@ SearchResult search_states(const ri::Machine& machine, const ri::GameConfig& con
 // What search_states compares: the state as words, without the counters that only count
 // (rounds, moves, steps: no expression of the IR reads them) and with `reached` reduced to
 // "has fired" for the goal's labels. Two states with equal words have the same future.
+// Without the `generator`, the same future for the same outcomes of shuffles and draws.
 void state_words(const ri::State& state, const SearchGoal& goal, SearchSymmetry symmetry,
-                 std::vector<std::uint64_t>& words);
+                 std::vector<std::uint64_t>& words, bool generator = true);
 
 }  // namespace rulebook::verifier

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <tuple>
 #include <vector>
 
@@ -28,16 +29,29 @@ inline std::vector<std::uint64_t> alike_classes(const std::vector<ir::CardInfo>&
 // two different states never give the same words.
 class StateWords {
  public:
-  StateWords(const ri::State& state, const SearchGoal& goal, SearchSymmetry symmetry)
-      : labels_(goal.labels), alike_(symmetry == SearchSymmetry::kAlikeCards) {
+  // `generator`: whether the random generator's state is part of the state. A lasso that
+  // passes through shuffles and random draws leaves it out: it fixes their outcomes itself.
+  StateWords(const ri::State& state, const SearchGoal& goal, SearchSymmetry symmetry, bool generator = true)
+      : labels_(goal.labels), alike_(symmetry == SearchSymmetry::kAlikeCards), generator_(generator) {
     if (alike_ && state.cards) class_of_ = alike_classes(*state.cards);
   }
+
+  // Only the locals in `live` (those some rule reads before writing them again; nullptr:
+  // all): a lasso compares states by what their futures read.
+  void only_live(const std::set<ir::Slot>* live) { live_ = live; }
 
   void encode(const ri::State& s, std::vector<std::uint64_t>& w) {
     w.clear();
     if (alike_) locate_cards(s);
     w.push_back(word(s.pc));
-    values(s.locals, w);
+    if (live_ == nullptr) {
+      values(s.locals, w);
+    } else {
+      w.push_back(s.locals.size());
+      for (std::size_t slot = 0; slot < s.locals.size(); ++slot) {
+        value(live_->count(static_cast<ir::Slot>(slot)) != 0 ? s.locals[slot] : ir::Value{}, w);
+      }
+    }
     values(s.vars, w);
     values(s.options, w);
     w.push_back(s.zones.size());
@@ -58,8 +72,10 @@ class StateWords {
     for (const ri::PlayerId player : s.player_at) w.push_back(word(player));
     // The generator's next outputs stand for its hidden state: 256 bits of output from a
     // 256-bit state, equal for two different states with negligible chance.
-    ri::Rng rng = s.rng;
-    for (int i = 0; i < 4; ++i) w.push_back(rng.next());
+    if (generator_) {
+      ri::Rng rng = s.rng;
+      for (int i = 0; i < 4; ++i) w.push_back(rng.next());
+    }
     w.push_back(s.decision.has_value() ? 1 : 0);
     if (s.decision) {
       w.push_back(word(s.decision->player));
@@ -124,6 +140,8 @@ class StateWords {
 
   std::vector<std::int32_t> labels_;
   bool alike_;
+  bool generator_;
+  const std::set<ir::Slot>* live_ = nullptr;
   std::vector<std::uint64_t> class_of_;  // by card id
   std::vector<std::uint64_t> position_;  // by card id, for the state being encoded
 };

@@ -163,6 +163,14 @@ Finding loop_finding(const Context& ctx, Termination& t, const Loop& loop, const
                      std::move(*cex));
     }
   }
+  if (!declared) {
+    if (auto cex = chance_lasso(ctx, loop)) {
+      const std::string why = cex->violation;
+      return refuted("lasso through chance: a game that returns to a state it was in, shuffles and random draws "
+                     "fixed as its log records them (replayable)",
+                     why, std::move(*cex));
+    }
+  }
   f.status = Status::kUnknown;
   f.method = "ranking functions checked by Z3; lasso search";
   f.message = candidates.empty() ? fmt::format("{}: no ranking function to check", f.subject)

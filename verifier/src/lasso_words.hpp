@@ -1,0 +1,40 @@
+// How the lasso searches (lassos.cpp, chance_lassos.cpp) compare states: search.cpp's state
+// words, with the locals no rule reads again left out where a heuristic only looks for a
+// likely cycle, and with the random generator left out where the lasso fixes the outcomes
+// of shuffles and draws itself. A lasso is reported only when the states compare equal with
+// every card told apart (SearchSymmetry::kExact).
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <vector>
+
+#include "search_words.hpp"
+
+namespace rulebook::verifier {
+
+using Words = std::vector<std::uint64_t>;
+using LiveLocals = std::vector<std::set<ir::Slot>>;  // by pc (live_locals())
+
+// `live`: only the locals live at the state's position; nullptr: all of them.
+inline Words words_of(const ri::State& state, SearchSymmetry symmetry, bool generator = true,
+                      const LiveLocals* live = nullptr) {
+  StateWords encoder(state, SearchGoal{}, symmetry, generator);
+  if (live != nullptr && state.pc >= 0 && static_cast<std::size_t>(state.pc) < live->size()) {
+    encoder.only_live(&(*live)[static_cast<std::size_t>(state.pc)]);
+  }
+  Words words;
+  encoder.encode(state, words);
+  return words;
+}
+
+inline std::uint64_t hash_words(const Words& words) {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (const std::uint64_t w : words) {
+    h ^= w;
+    h *= 1099511628211ULL;
+  }
+  return h;
+}
+
+}  // namespace rulebook::verifier
