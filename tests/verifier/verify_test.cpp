@@ -184,6 +184,18 @@ TEST_CASE("verify: a game that ends at the third reshuffle is not refuted by a l
   CHECK(finding(v.report, "game-termination").status != rv::Status::kRefuted);
 }
 
+TEST_CASE("verify: a cycle that leaves an inner loop and comes back through the outer one refutes only the outer") {
+  const Verified v = verify_case("inner-loop-ends", {"round-termination"});
+  bool outer = false;
+  for (const rv::Finding& f : v.report.findings) {
+    if (f.key == "inner") CHECK(f.status != rv::Status::kRefuted);
+    if (f.key != "outer") continue;
+    outer = true;
+    require_lasso_closes(*v.machine, f);
+  }
+  CHECK(outer);
+}
+
 TEST_CASE("verify: a loop bounded by repeat ends, with its ranking function") {
   const Verified v = verify_case("endless-loop-fixed");
   const rv::Finding& f = finding(v.report, "round-termination");

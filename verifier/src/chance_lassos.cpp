@@ -35,7 +35,7 @@ constexpr int kTurns = 24;
 
 // Chance as the lasso fixes it: shuffles in the listed order; draws as scripted, or the
 // generator's when no script is given; every draw and every shuffle's result recorded.
-class FixedChance : public ri::EventSink {
+class FixedChance : public InsideLoop {
  public:
   void script(const std::vector<std::size_t>* draws) {
     script_ = draws;
@@ -179,18 +179,20 @@ class ChanceLassos {
       return std::nullopt;
     };
     repeats(*first, 0);
-    ri::State state = now;
+    // Every turn is played again, the first too: a loop of a round is watched at every
+    // instruction, which the random agent's game was not.
+    ri::State state = *first;
     FixedChance chance;
+    if (!loop_.game) chance.watch(&loop_);
     for (std::size_t turns = 1; turns <= kTurns; ++turns) {
-      if (turns > 1) {
-        for (std::size_t m = start; m < game.moves.size(); ++m) {
-          if (--budget_ < 0 || !in_scope(state, now.rounds) || !play(state, chance, game.moves[m], &game.draws[m + 1])) {
-            return std::nullopt;
-          }
-        }
-        if (state.finished || !state.decision || words_of(state, SearchSymmetry::kAlikeCards, false, &live_) != alike) {
+      for (std::size_t m = start; m < game.moves.size(); ++m) {
+        if (--budget_ < 0 || !in_scope(state, now.rounds) || !play(state, chance, game.moves[m], &game.draws[m + 1]) ||
+            chance.left()) {
           return std::nullopt;
         }
+      }
+      if (state.finished || !state.decision || words_of(state, SearchSymmetry::kAlikeCards, false, &live_) != alike) {
+        return std::nullopt;
       }
       if (const std::optional<std::size_t> earlier = repeats(state, turns)) {
         return lasso(config, game, start, length, *earlier, turns);

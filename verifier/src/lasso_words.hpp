@@ -9,6 +9,7 @@
 #include <set>
 #include <vector>
 
+#include "lassos.hpp"
 #include "search_words.hpp"
 
 namespace rulebook::verifier {
@@ -36,5 +37,29 @@ inline std::uint64_t hash_words(const Words& words) {
   }
   return h;
 }
+
+// Watches every instruction a move runs: whether control left `loop` (past its test, or out
+// of the round) on the way to the next decision. A lasso of a loop must go round it without
+// leaving: a cycle whose decisions all lie inside an inner loop may still leave it and come
+// back through an outer loop, and then the inner loop ends every time.
+class InsideLoop : public ri::EventSink {
+ public:
+  // nullptr: nothing watched (the round loop: leaving it ends the game).
+  void watch(const Loop* loop) { loop_ = loop; }
+  [[nodiscard]] bool observes_steps() const override { return loop_ != nullptr; }
+  void stepping(const ri::State& state) override {
+    if (loop_ != nullptr && !inside(*loop_, state.pc)) left_ = true;
+  }
+  // Whether control left the loop since the last call; resets it.
+  bool left() {
+    const bool was = left_;
+    left_ = false;
+    return was;
+  }
+
+ private:
+  const Loop* loop_ = nullptr;
+  bool left_ = false;
+};
 
 }  // namespace rulebook::verifier

@@ -44,8 +44,8 @@ struct ExactCycle {
   std::vector<std::size_t> lead_in, cycle;
 };
 
-// The moves `cycle` played from `root` turn after turn, staying inside the loop (and, for a
-// loop of a round, in the same round), until the state after a turn is exactly the state
+// The moves `cycle` played from `root` turn after turn, staying inside the loop at every
+// instruction (and, for a loop of a round, in the same round), until the state after a turn is exactly the state
 // after an earlier turn (or `root`): the turns between are the exact cycle. Nothing when no
 // state repeats within 24 turns. A card taken in the first turn may come back to another
 // place (the end of a hand), so the first return is often not to `root` but to the state
@@ -59,6 +59,8 @@ std::optional<ExactCycle> exact_cycle(const Context& ctx, const Loop& loop, cons
   remember(words_of(root, SearchSymmetry::kExact), 0);
   ri::State state = root;
   std::vector<std::size_t> path;
+  InsideLoop watch;
+  if (!loop.game) watch.watch(&loop);
   // Where the cycle takes a card, it takes the card last taken instead when that one is
   // alike and on offer: the same card goes round, so the cycle can close exactly.
   std::int64_t last_card = -1;
@@ -77,7 +79,8 @@ std::optional<ExactCycle> exact_cycle(const Context& ctx, const Loop& loop, cons
         }
         last_card = options[index].scalar;
       }
-      ctx.machine.apply(state, index);
+      ctx.machine.apply(state, index, &watch);
+      if (watch.left()) return std::nullopt;
       path.push_back(index);
     }
     if (state.finished || !state.decision) return std::nullopt;
