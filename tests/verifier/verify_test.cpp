@@ -196,6 +196,12 @@ TEST_CASE("verify: a cycle that leaves an inner loop and comes back through the 
   CHECK(outer);
 }
 
+TEST_CASE("verify: a game's cycle through a loop's first iteration does not refute the loop") {
+  const Verified v = verify_case("repeat-each-round", {"round-termination", "game-termination"});
+  CHECK(finding(v.report, "round-termination").status == rv::Status::kProved);
+  require_lasso_closes(*v.machine, finding(v.report, "game-termination"));
+}
+
 TEST_CASE("verify: a loop bounded by repeat ends, with its ranking function") {
   const Verified v = verify_case("endless-loop-fixed");
   const rv::Finding& f = finding(v.report, "round-termination");
