@@ -1,7 +1,7 @@
 // Reachability: every labelled rule fires (starts and then acts: State::fired, not only
 // State::reached) in some game. A witness game (sampled or found by the exhaustive search)
-// shows that it does; the invariant `false` at the rule's start, proved inductive, shows that
-// it never can (a rule never reached never fires).
+// shows that it does; the invariant `false` at every effect inside the rule, proved
+// inductive, shows that it never can.
 #include <chrono>
 #include <string>
 #include <vector>
@@ -11,6 +11,26 @@
 #include "context.hpp"
 
 namespace rulebook::verifier {
+
+namespace {
+
+// The effects that make rule `label` fire: those whose innermost rule is it or a rule inside it.
+std::vector<std::size_t> effects_of(const ir::Ir& ir, std::int32_t label) {
+  std::vector<std::size_t> pcs;
+  for (std::size_t pc = 0; pc < ir.code.size(); ++pc) {
+    const ir::Instr& in = ir.code[pc];
+    if (!ir::is_effect(in.code)) continue;
+    for (std::int32_t l = in.rule; l >= 0; l = ir.label_parents[static_cast<std::size_t>(l)]) {
+      if (l == label) {
+        pcs.push_back(pc);
+        break;
+      }
+    }
+  }
+  return pcs;
+}
+
+}  // namespace
 
 void check_reachability(Context& ctx, std::vector<Finding>& out) {
   const auto started = std::chrono::steady_clock::now();
@@ -28,10 +48,19 @@ void check_reachability(Context& ctx, std::vector<Finding>& out) {
   std::vector<std::string> dead, open;
   for (std::size_t l = 0; l < labels; ++l) {
     if (fired[l]) continue;
+    // A rule fires when an effect inside it runs (ir::is_effect; a labelled `if` is reached at
+    // every test and fires only when its body acts), so it is dead when no effect inside it,
+    // in it or in a rule nested in it, can run; with no effect at all, when it is never reached.
+    std::vector<std::size_t> acts = effects_of(ctx.ir, static_cast<std::int32_t>(l));
+    if (acts.empty()) {
+      for (std::size_t pc = 0; pc < ctx.ir.code.size(); ++pc) {
+        const ir::Instr& in = ctx.ir.code[pc];
+        if (in.code == ir::OpCode::kFire && in.a == static_cast<std::int32_t>(l)) acts.push_back(pc);
+      }
+    }
     bool reachable = false;
-    for (std::size_t pc = 0; pc < ctx.ir.code.size() && !reachable; ++pc) {
-      const ir::Instr& in = ctx.ir.code[pc];
-      if (in.code != ir::OpCode::kFire || in.a != static_cast<std::int32_t>(l)) continue;
+    for (const std::size_t pc : acts) {
+      if (reachable) break;
       for (const Invariants::Reach& r : ctx.invariants.reach(static_cast<std::int32_t>(pc))) {
         if (ctx.check(r.facts) != z3::unsat) {
           reachable = true;
