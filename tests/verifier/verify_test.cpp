@@ -202,6 +202,18 @@ TEST_CASE("verify: a game's cycle through a loop's first iteration does not refu
   require_lasso_closes(*v.machine, finding(v.report, "game-termination"));
 }
 
+TEST_CASE("verify: a setup that never ends refutes the game's termination and its claimed measure") {
+  const Verified v = verify_case("setup-forever", {"game-termination", "terminates"});
+  require_lasso_closes(*v.machine, finding(v.report, "game-termination"));
+  CHECK(finding(v.report, "terminates").status == rv::Status::kRefuted);
+  // Without a decision the interpreter stops the game: that game is the counterexample.
+  const Verified w = verify_case("setup-forever-no-decision", {"game-termination"});
+  const rv::Finding& f = finding(w.report, "game-termination");
+  REQUIRE(f.status == rv::Status::kRefuted);
+  REQUIRE(f.counterexample);
+  CHECK(replay(*w.machine, f.counterexample->log).outcome == ri::ReplayOutcome::kFault);
+}
+
 TEST_CASE("verify: a loop bounded by repeat ends, with its ranking function") {
   const Verified v = verify_case("endless-loop-fixed");
   const rv::Finding& f = finding(v.report, "round-termination");

@@ -191,6 +191,50 @@ Finding loop_finding(const Context& ctx, Termination& t, const Loop& loop, const
   return f;
 }
 
+// The game when no round is ever reached (the invariant at the round's start is false): it
+// ends exactly when its setup does, by an `end game` there, so every loop of the setup must
+// end and stay within the interpreter's limit; a game the interpreter stopped refutes it.
+Finding setup_only(const Context& ctx, const Termination& t, const std::vector<Finding>& loops) {
+  Finding f;
+  f.property = "game-termination";
+  f.subject = "the game (no round is ever reached)";
+  f.key = "game";
+  f.span = ctx.ir.instr_spans[static_cast<std::size_t>(std::max(ctx.ir.round_start, 0))];
+  f.where = ctx.where(f.span);
+  if (auto looped = looped_game(ctx)) {
+    f.status = Status::kRefuted;
+    f.method = "a game that the interpreter stopped for running without a decision";
+    f.message = fmt::format("the game need not end: {}", looped->first);
+    f.counterexample = std::move(looped->second);
+    return f;
+  }
+  f.method = "ranking functions of the setup's loops checked by Z3; no round is reached (Z3)";
+  for (const Finding& loop : loops) {
+    if (loop.status == Status::kRefuted) {
+      f.status = Status::kRefuted;
+      f.method = loop.method;
+      f.message = fmt::format("the game need not end: {}", loop.message);
+      f.counterexample = loop.counterexample;
+      return f;
+    }
+  }
+  for (const Finding& loop : loops) {
+    if (loop.status != Status::kUnknown) continue;
+    f.status = Status::kUnknown;
+    f.message = fmt::format("no round is ever reached, so the game ends when its setup does, but {} is not proved to end",
+                            loop.subject);
+    return f;
+  }
+  if (!t.over_limit.empty()) {
+    f.status = Status::kUnknown;
+    f.message = fmt::format("no round is ever reached, and every loop of the setup ends, but {}", t.over_limit.begin()->second);
+    return f;
+  }
+  f.status = Status::kProved;
+  f.message = "no round is ever reached, and every loop of the setup ends: the game ends in its setup";
+  return f;
+}
+
 }  // namespace
 
 void check_termination(const Context& ctx, std::vector<Finding>& out, bool rounds, bool game, bool claims) {
@@ -209,6 +253,7 @@ void check_termination(const Context& ctx, std::vector<Finding>& out, bool round
       loop_results.push_back(loop_finding(ctx, t, loop, "round-termination", std::nullopt));
     }
   }
+  if (game && !game_result) game_result = setup_only(ctx, t, loop_results);
   if (rounds) {
     for (const Finding& f : loop_results) out.push_back(f);
     if (loop_results.empty()) {
@@ -279,6 +324,17 @@ void check_termination(const Context& ctx, std::vector<Finding>& out, bool round
     }
     Status status = Status::kProved;
     std::vector<std::string> details;
+    if (claim.target == ir::TerminationClaim::Target::kGame && covered.empty()) {
+      // No round is reached: the claim holds only if the setup ends, every loop of it.
+      for (const Loop& loop : t.loops()) {
+        if (!loop.game && ctx.invariants.at(loop.head).reached()) inner.push_back(&loop);
+      }
+      if (auto looped = looped_game(ctx)) {
+        status = Status::kRefuted;
+        details.push_back(fmt::format("refuted: the game need not end: {}", looped->first));
+        f.counterexample = std::move(looped->second);
+      }
+    }
     for (const Loop* loop : inner) {
       const auto it = result_of.find(loop->head);
       if (it == result_of.end()) {
