@@ -168,15 +168,9 @@ class ChanceLassos {
     if (alike != words_of(now, SearchSymmetry::kAlikeCards, false, &live_)) return std::nullopt;  // a hash collision
     const std::size_t length = game.moves.size() - start;
     // Exact words (no generator) after each turn: the moves played by then.
-    std::unordered_map<std::uint64_t, std::vector<std::pair<Words, std::size_t>>> after_turn;
-    const auto repeats = [&](const ri::State& state, std::size_t turns) -> std::optional<std::size_t> {
-      const Words words = words_of(state, SearchSymmetry::kExact, false);
-      auto& bucket = after_turn[hash_words(words)];
-      for (const auto& [earlier, at] : bucket) {
-        if (earlier == words) return at;
-      }
-      bucket.emplace_back(words, turns);
-      return std::nullopt;
+    StatesSeen after_turn;  // tag: the turns played by then
+    const auto repeats = [&](const ri::State& state, std::size_t turns) {
+      return after_turn.seen(words_of(state, SearchSymmetry::kExact, false), turns);
     };
     repeats(*first, 0);
     // Every turn is played again, the first too: a loop of a round is watched at every

@@ -6,7 +6,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <set>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "lassos.hpp"
@@ -37,6 +40,25 @@ inline std::uint64_t hash_words(const Words& words) {
   }
   return h;
 }
+
+// The states a cycle search has been in, each with a tag (the moves or turns played by
+// then): `seen` answers the tag of an earlier state equal to `words`, or remembers `words`
+// with `tag`. Both exact-cycle closers use it: a state may repeat one after an earlier turn,
+// not only the start.
+class StatesSeen {
+ public:
+  std::optional<std::size_t> seen(const Words& words, std::size_t tag) {
+    auto& bucket = by_hash_[hash_words(words)];
+    for (const auto& [earlier, at] : bucket) {
+      if (earlier == words) return at;
+    }
+    bucket.emplace_back(words, tag);
+    return std::nullopt;
+  }
+
+ private:
+  std::unordered_map<std::uint64_t, std::vector<std::pair<Words, std::size_t>>> by_hash_;
+};
 
 // Watches every instruction a move runs: whether control left `loop` (past its test, or out
 // of the round) on the way to the next decision. A lasso of a loop must go round it without

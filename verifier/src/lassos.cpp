@@ -52,11 +52,8 @@ struct ExactCycle {
 // after the first turn.
 std::optional<ExactCycle> exact_cycle(const Context& ctx, const Loop& loop, const ri::State& root,
                                       const std::vector<std::size_t>& cycle) {
-  std::unordered_map<std::uint64_t, std::vector<std::pair<Words, std::size_t>>> after_turn;  // hash: words, moves
-  const auto remember = [&](const Words& words, std::size_t moves) {
-    after_turn[hash_words(words)].emplace_back(words, moves);
-  };
-  remember(words_of(root, SearchSymmetry::kExact), 0);
+  StatesSeen after_turn;  // tag: the moves played by then
+  after_turn.seen(words_of(root, SearchSymmetry::kExact), 0);
   ri::State state = root;
   std::vector<std::size_t> path;
   InsideLoop watch;
@@ -84,17 +81,12 @@ std::optional<ExactCycle> exact_cycle(const Context& ctx, const Loop& loop, cons
       path.push_back(index);
     }
     if (state.finished || !state.decision) return std::nullopt;
-    const Words words = words_of(state, SearchSymmetry::kExact);
-    if (const auto it = after_turn.find(hash_words(words)); it != after_turn.end()) {
-      for (const auto& [earlier, moves] : it->second) {
-        if (earlier != words) continue;
-        ExactCycle out;
-        out.lead_in.assign(path.begin(), path.begin() + static_cast<std::ptrdiff_t>(moves));
-        out.cycle.assign(path.begin() + static_cast<std::ptrdiff_t>(moves), path.end());
-        return out;
-      }
+    if (const std::optional<std::size_t> moves = after_turn.seen(words_of(state, SearchSymmetry::kExact), path.size())) {
+      ExactCycle out;
+      out.lead_in.assign(path.begin(), path.begin() + static_cast<std::ptrdiff_t>(*moves));
+      out.cycle.assign(path.begin() + static_cast<std::ptrdiff_t>(*moves), path.end());
+      return out;
     }
-    remember(words, path.size());
   }
   return std::nullopt;
 }
