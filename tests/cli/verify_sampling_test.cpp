@@ -43,8 +43,8 @@ TEST_CASE("verify: a loop without decisions stops the sampling promptly, and the
   CHECK(text.out.find("note: sampling stopped game 1 (seed ") != std::string::npos);
   CHECK(text.out.find("it ran 2000000 instructions without a decision") != std::string::npos);
   CHECK(text.out.find("refuted  game-termination") != std::string::npos);
-  const auto json = run_rulebook("verify " + file + " --players 2 --property game-termination --format json");
-  CHECK(notes_of(json.out).find("sampling stopped game 1 (seed ") != std::string::npos);
+  // One run only: each plays the looping game to the interpreter's fault (50,000,000
+  // instructions, 100 s under the sanitizers). The JSON form of such notes is checked below.
 }
 
 TEST_CASE("verify: a game that runs long is stopped at its last decision, and the notes say so", "[vgraph][verify][long]") {
