@@ -257,6 +257,26 @@ Layout make_layout(const ir::Ir& ir, const Setting& setting, const CardClasses& 
       layout.names.push_back(fmt::format("{}({})", info.name, name));
     }
   }
+  // Per pair of player-valued locals that are live at one position: whether they are the same.
+  const std::vector<std::set<ir::Slot>> live = live_locals(ir);
+  std::vector<std::size_t> player_locals;
+  for (std::size_t s = 0; s < slots; ++s) {
+    if (layout.local_shape[s] == SlotShape::kScalar && kinds.local[s] == Kind::kPlayer) player_locals.push_back(s);
+  }
+  for (std::size_t i = 0; i < player_locals.size(); ++i) {
+    for (std::size_t j = i + 1; j < player_locals.size(); ++j) {
+      const auto a = static_cast<ir::Slot>(player_locals[i]), b = static_cast<ir::Slot>(player_locals[j]);
+      bool together = false;
+      for (std::size_t pc = 0; pc < live.size() && !together; ++pc) together = live[pc].count(a) != 0 && live[pc].count(b) != 0;
+      if (!together) continue;
+      Derived same;
+      same.player_dim = layout.local_index[player_locals[i]];
+      same.same_as_dim = layout.local_index[player_locals[j]];
+      layout.derived.push_back(same);
+      layout.names.push_back(fmt::format("{} == {}", layout.names[static_cast<std::size_t>(same.player_dim)],
+                                         layout.names[static_cast<std::size_t>(same.same_as_dim)]));
+    }
+  }
   // Past the verifier's limit nothing is decided (size_limits.hpp): the tables per
   // position (instructions times numbers) are not built, the size is all the caller needs.
   if (layout.size() > kMaxStateNumbers) {
@@ -264,7 +284,6 @@ Layout make_layout(const ir::Ir& ir, const Setting& setting, const CardClasses& 
     return layout;
   }
   // Per position, the dimensions of locals that are not live there.
-  const std::vector<std::set<ir::Slot>> live = live_locals(ir);
   layout.dead.assign(ir.code.size(), std::vector<bool>(static_cast<std::size_t>(layout.size()), false));
   for (std::size_t pc = 0; pc < ir.code.size(); ++pc) {
     std::vector<bool>& dead = layout.dead[pc];
@@ -281,8 +300,9 @@ Layout make_layout(const ir::Ir& ir, const Setting& setting, const CardClasses& 
       }
     }
     for (std::size_t i = 0; i < layout.derived.size(); ++i) {
-      const std::int32_t player = layout.derived[i].player_dim;
-      if (player >= 0 && dead[static_cast<std::size_t>(player)]) dead[static_cast<std::size_t>(layout.base_size) + i] = true;
+      for (const std::int32_t on : {layout.derived[i].player_dim, layout.derived[i].same_as_dim}) {
+        if (on >= 0 && dead[static_cast<std::size_t>(on)]) dead[static_cast<std::size_t>(layout.base_size) + i] = true;
+      }
     }
   }
   // The invariant of a position inside walks over the players splits by who is still to
@@ -313,6 +333,9 @@ std::int64_t instance_total(const Layout& layout, std::int32_t instance, const s
 
 std::int64_t derived_value(const ir::Ir& ir, const Layout& layout, const Derived& d, const std::vector<std::int64_t>& x) {
   if (d.instance >= 0) return instance_total(layout, d.instance, x);
+  if (d.same_as_dim >= 0) {
+    return x[static_cast<std::size_t>(d.player_dim)] == x[static_cast<std::size_t>(d.same_as_dim)] ? 1 : 0;
+  }
   const std::int64_t p = x[static_cast<std::size_t>(d.player_dim)];
   if (p < 0 || p >= layout.seats) return 0;
   if (d.zone >= 0) {

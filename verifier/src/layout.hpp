@@ -57,12 +57,16 @@ enum class SlotShape : std::uint8_t {
 //   player is none;
 // - the number of cards of one zone instance over all card classes (where there is more than
 //   one class): `count(role(p)) <= 1` and "`top(talk(p))` has a card" are ranges of it, which
-//   no range of the classes' counts apart can state.
+//   no range of the classes' counts apart can state;
+// - whether two player-valued locals that live together hold the same player: "the victim
+//   is not the molestator" is the range 0 of it, which no box or equality of the two
+//   players states.
 struct Derived {
-  std::int32_t player_dim = -1;  // the dimension holding the player, or -1 for a total
-  std::int32_t zone = -1;        // a per-player zone, or
-  std::int32_t var = -1;         // a per-player scalar variable, or
-  std::int32_t instance = -1;    // a zone instance whose cards of every class are counted
+  std::int32_t player_dim = -1;    // the dimension holding the player, or -1 for a total
+  std::int32_t zone = -1;          // a per-player zone, or
+  std::int32_t var = -1;           // a per-player scalar variable, or
+  std::int32_t instance = -1;      // a zone instance whose cards of every class are counted, or
+  std::int32_t same_as_dim = -1;   // with player_dim: 1 when both hold the same player
 };
 
 struct Layout {

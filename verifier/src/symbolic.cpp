@@ -90,6 +90,12 @@ void Encoder::complete(std::vector<z3::expr>& state, std::vector<bool>* written)
       if (written != nullptr) (*written)[at] = changed;
       continue;
     }
+    if (d.same_as_dim >= 0) {
+      const auto a = static_cast<std::size_t>(d.player_dim), b = static_cast<std::size_t>(d.same_as_dim);
+      state[at] = z3::ite(state[a] == state[b], ctx_.int_val(1), ctx_.int_val(0));
+      if (written != nullptr) (*written)[at] = (*written)[a] || (*written)[b];
+      continue;
+    }
     const z3::expr& player = state[static_cast<std::size_t>(d.player_dim)];
     bool changed = written != nullptr && (*written)[static_cast<std::size_t>(d.player_dim)];
     z3::expr value = ctx_.int_val(0);
