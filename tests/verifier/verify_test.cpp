@@ -247,6 +247,15 @@ TEST_CASE("verify: a card's rank is bounded by the ranks of the cards, so rank(c
   require_fault_refutes(over, "well-defined", "integer overflow");
 }
 
+TEST_CASE("verify: a bound past what the sampled games saw is found by widening, so points(p) * 10^18 is proved to fit") {
+  // docs/verification.md, "How it works": a broken high bound widens to the sampled high,
+  // then to twice that and one. The games rarely see more than 3 points; 5 is reachable.
+  const Verified fits = verify_case("bounded-gain", {"well-defined"});
+  CHECK(finding(fits.report, "well-defined").status == rv::Status::kProved);
+  const Verified over = verify_case("bounded-gain-over", {"well-defined"});
+  require_fault_refutes(over, "well-defined", "integer overflow");
+}
+
 TEST_CASE("verify: a member of a set of players held in a variable is a player, not none") {
   // docs/language.md: a set cannot hold none (a set literal faults on it).
   Verified v{machine_for_file("tests/verifier/cases/set-members-are-players.rules"), {}};

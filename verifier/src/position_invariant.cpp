@@ -25,6 +25,8 @@ std::vector<std::int64_t> without_dead(const std::vector<std::int64_t>& point, c
 constexpr std::size_t kJoinsPerPosition = 24;
 // States that widen one bound of one part to just take them in, before it widens further.
 constexpr std::int32_t kExactWidenings = 1;
+// A sampled high bound above this gets no landmark past it (2 * high + 1 stays far from overflow).
+constexpr std::int64_t kLandmarkLimit = std::int64_t{1} << 40;
 // States taken at one position before broken ranges widen in every part: at least this
 // many, and more where there are many parts (a walk over more players).
 constexpr std::size_t kFineWeakenings = 200;
@@ -131,7 +133,7 @@ bool PositionInvariant::weaken(const std::vector<std::int64_t>& found, const std
     std::int32_t& times = low ? p.widened_low[i] : p.widened_high[i];
     // A low bound goes to the highest landmark at or below the state: the sampled low, 0
     // or 1 ("not empty" survives a widening that "at least three" does not); a high bound
-    // to the sampled high; without one, the bound goes.
+    // to the sampled high, or past it to twice that and one; without one, the bound goes.
     std::optional<std::int64_t> target;
     if (!coarse && ++times <= kExactWidenings) {
       target = point[i];
@@ -143,6 +145,13 @@ bool PositionInvariant::weaken(const std::vector<std::int64_t>& found, const std
       }
     } else if (global_high != nullptr && point[i] <= (*global_high)[i]) {
       target = (*global_high)[i];
+    } else if (global_high != nullptr && (*global_high)[i] >= 0 && (*global_high)[i] < kLandmarkLimit &&
+               point[i] <= 2 * (*global_high)[i] + 1) {
+      // One landmark past what the games saw: a score at most 2 where a round starts gains a
+      // few points in a walk over the players, more than most sampled games show
+      // (Clusterf**k!'s points at 4 and 5 players); a counter that grows without bound
+      // breaks this one too, and its bound goes.
+      target = 2 * (*global_high)[i] + 1;
     }
     each_bound(i, low, [&](std::int64_t& bound, std::vector<bool>::reference kept) {
       if (low ? bound <= point[i] : bound >= point[i]) return;  // takes the state in already
