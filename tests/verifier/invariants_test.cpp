@@ -161,6 +161,36 @@ TEST_CASE("invariants: the affine hull of sampled states keeps exactly the equal
   CHECK_FALSE(holds(facts[0], {0, 0, 2}));
 }
 
+TEST_CASE("invariants: a state that breaks two equalities keeps what they state together") {
+  // docs/verification.md, "How it works": past 24 joins at one position, the equalities a
+  // state breaks are combined instead of dropped. A deck (x0) of 16 and hands and discards
+  // (x1 + x2) of 24 are two equalities of the samples; a state with 15 in the deck and 25
+  // elsewhere breaks both, and the 40 cards in all must survive.
+  auto holds = [](const rv::LinearFact& f, const std::vector<std::int64_t>& x) {
+    std::int64_t sum = 0;
+    for (const auto& [i, c] : f.terms) sum += c * x[static_cast<std::size_t>(i)];
+    return sum == f.constant;
+  };
+  const rv::LinearFact deck{{{0, 1}}, 16, true};
+  const rv::LinearFact rest{{{1, 1}, {2, 1}}, 24, true};
+  const rv::LinearFact third{{{3, 1}}, 1, true};  // a zone that holds one card throughout
+  const std::vector<std::int64_t> state{15, 20, 5, 1};
+  const std::vector<rv::LinearFact> kept = rv::join_equalities({deck, rest, third}, state);
+  REQUIRE(kept.size() == 2);  // the one still true, and one combination of the two broken
+  for (const rv::LinearFact& f : kept) CHECK(holds(f, state));
+  auto all_hold = [&](const std::vector<std::int64_t>& x) {
+    return std::all_of(kept.begin(), kept.end(), [&](const rv::LinearFact& f) { return holds(f, x); });
+  };
+  CHECK(all_hold({0, 30, 10, 1}));       // any split of the 40 cards
+  CHECK_FALSE(all_hold({15, 20, 4, 1}));  // a card lost
+  CHECK_FALSE(all_hold({15, 20, 5, 0}));  // the third zone emptied
+  // A state that breaks one equality only drops it: nothing to combine it with.
+  const std::vector<rv::LinearFact> one = rv::join_equalities({deck, third}, {15, 20, 5, 1});
+  REQUIRE(one.size() == 1);
+  CHECK(holds(one[0], {0, 0, 0, 1}));
+  CHECK_FALSE(holds(one[0], {16, 0, 0, 2}));
+}
+
 TEST_CASE("invariants: seats that move stay a permutation of the players, so a walk round the table ends") {
   // The players move one seat round the table every round; the walk goes clockwise from
   // seat 0. That it visits every player once, and so ends and finds a card for each, holds

@@ -1,6 +1,10 @@
 // The affine hull of integer points, in exact rational arithmetic.
 #include "affine_hull.hpp"
 
+#include <cstdlib>
+#include <map>
+#include <numeric>
+
 namespace rulebook::verifier {
 
 bool AffineHull::add(const std::vector<std::int64_t>& point) {
@@ -84,6 +88,66 @@ std::vector<LinearFact> AffineHull::equalities() const {
     out.push_back(std::move(fact));
   }
   return out;
+}
+
+namespace {
+// 128-bit sums, so that no combination of 64-bit coefficients overflows before its check.
+__extension__ typedef __int128 Wide;
+
+// f * a + g * b with the terms in index order, or nothing when a coefficient passes
+// kCombinedCoefficientLimit (a fact Z3 checks slowly and that is rarely the one needed).
+constexpr std::int64_t kCombinedCoefficientLimit = std::int64_t{1} << 31;
+std::optional<LinearFact> combined(const LinearFact& f, std::int64_t a, const LinearFact& g, std::int64_t b) {
+  std::map<std::int32_t, Wide> terms;
+  for (const auto& [i, c] : f.terms) terms[i] += static_cast<Wide>(c) * a;
+  for (const auto& [i, c] : g.terms) terms[i] += static_cast<Wide>(c) * b;
+  const Wide constant = static_cast<Wide>(f.constant) * a + static_cast<Wide>(g.constant) * b;
+  std::int64_t divisor = 0;
+  for (const auto& [i, c] : terms) {
+    if (c == 0) continue;
+    if (c > kCombinedCoefficientLimit || c < -kCombinedCoefficientLimit) return std::nullopt;
+    divisor = std::gcd(divisor, static_cast<std::int64_t>(c));
+  }
+  if (divisor == 0 || constant > kCombinedCoefficientLimit * kCombinedCoefficientLimit ||
+      constant < -kCombinedCoefficientLimit * kCombinedCoefficientLimit) {
+    return std::nullopt;
+  }
+  if (constant % divisor != 0) return std::nullopt;  // no integer point satisfies it: cannot hold at the state
+  LinearFact out;
+  for (const auto& [i, c] : terms) {
+    if (c != 0) out.terms.emplace_back(i, static_cast<std::int64_t>(c / divisor));
+  }
+  out.constant = static_cast<std::int64_t>(constant / divisor);
+  return out;
+}
+
+}  // namespace
+
+std::vector<LinearFact> join_equalities(std::vector<LinearFact> equalities, const std::vector<std::int64_t>& point) {
+  std::vector<LinearFact> kept;
+  std::vector<std::pair<LinearFact, std::int64_t>> broken;  // with how far the point is off
+  for (LinearFact& f : equalities) {
+    Wide sum = 0;
+    for (const auto& [i, c] : f.terms) sum += static_cast<Wide>(c) * point[static_cast<std::size_t>(i)];
+    const Wide off = sum - f.constant;
+    if (off == 0) {
+      kept.push_back(std::move(f));
+    } else if (off > -kCombinedCoefficientLimit && off < kCombinedCoefficientLimit) {
+      broken.emplace_back(std::move(f), static_cast<std::int64_t>(off));
+    }
+  }
+  if (broken.size() < 2) return kept;
+  // The pivot is the broken equality the point is least far off (smaller coefficients).
+  std::size_t pivot = 0;
+  for (std::size_t k = 1; k < broken.size(); ++k) {
+    if (std::abs(broken[k].second) < std::abs(broken[pivot].second)) pivot = k;
+  }
+  const auto& [g, g_off] = broken[pivot];
+  for (std::size_t k = 0; k < broken.size(); ++k) {
+    if (k == pivot) continue;
+    if (auto c = combined(broken[k].first, g_off, g, -broken[k].second)) kept.push_back(std::move(*c));
+  }
+  return kept;
 }
 
 }  // namespace rulebook::verifier

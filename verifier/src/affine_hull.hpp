@@ -40,4 +40,14 @@ class AffineHull {
   std::vector<std::size_t> pivots_;
 };
 
+// The equalities of `equalities` that hold at `point`, and for those it breaks, the
+// combinations of two that it keeps: f - g * (how far the point is off f) / (how far it is
+// off g). Dropping each broken equality would lose what two of them state together: "the
+// deck holds 16" and "the hands and the discards hold 24" both break at a state whose deck
+// holds 15, but their sum (the 40 cards) holds there, and conservation needs it. This is
+// the affine hull's own join of the point, done on the list of equalities alone (cheap
+// where the hull's rank is high). One equality fewer is kept than broken, so a weakening
+// that joins states this way still ends.
+std::vector<LinearFact> join_equalities(std::vector<LinearFact> equalities, const std::vector<std::int64_t>& point);
+
 }  // namespace rulebook::verifier

@@ -18,6 +18,7 @@ std::vector<std::int64_t> without_dead(const std::vector<std::int64_t>& point, c
   }
   return out;
 }
+
 }  // namespace
 
 // States Z3 finds at one position that join the hull before violated equalities are
@@ -100,11 +101,7 @@ bool PositionInvariant::weaken(const std::vector<std::int64_t>& found, const std
     }
   } else {
     const std::size_t before = equalities.size();
-    std::erase_if(equalities, [&](const LinearFact& f) {
-      std::int64_t sum = 0;
-      for (const auto& [i, c] : f.terms) sum += c * point[static_cast<std::size_t>(i)];
-      return sum != f.constant;
-    });
+    equalities = join_equalities(std::move(equalities), point);
     changed = changed || equalities.size() != before;
   }
   // A broken range widens in the state's part only: the parts keep apart what differs
