@@ -56,10 +56,10 @@ enum class SlotShape : std::uint8_t {
 //   per-player variable, at that player (`count(hand(turn))`, `automated(p)`); 0 when the
 //   player is none;
 // - the number of cards of one zone instance over all card classes (where there is more than
-//   one class): `count(role(p)) <= 1` and "`top(talk(p))` has a card" are ranges of it, which
+//   one class): `count(pile(p)) <= 1` and "`top(pile(p))` has a card" are ranges of it, which
 //   no range of the classes' counts apart can state;
 // - whether two player-valued locals that live together hold the same player: "the victim
-//   is not the molestator" is the range 0 of it, which no box or equality of the two
+//   is not the chooser" is the range 0 of it, which no box or equality of the two
 //   players states.
 struct Derived {
   std::int32_t player_dim = -1;    // the dimension holding the player, or -1 for a total

@@ -145,8 +145,8 @@ bool PositionInvariant::weaken(const std::vector<std::int64_t>& found, const std
     } else if (global_high != nullptr && (*global_high)[i] >= 0 && (*global_high)[i] < kLandmarkLimit &&
                point[i] <= 2 * (*global_high)[i] + 1) {
       // One landmark past what the games saw: a score at most 2 where a round starts gains a
-      // few points in a walk over the players, more than most sampled games show
-      // (Clusterf**k!'s points at 4 and 5 players); a counter that grows without bound
+      // few points in a walk over the players, more than most sampled games show; a
+      // counter that grows without bound
       // breaks this one too, and its bound goes.
       target = 2 * (*global_high)[i] + 1;
     }
