@@ -67,7 +67,9 @@ class TableSink : public ri::LogWriter {
     if (before_.empty()) before_ = now;
     if (pending_) {
       for (std::size_t i = 0; i < now.size(); ++i) {
-        if (now[i] != before_[i] && !layout_.names[i].starts_with("local ")) {
+        // A local, or a value read through one (`points(local p#7)`), is the walk's own
+        // bookkeeping: the variable it reads shows its change under its own name.
+        if (now[i] != before_[i] && layout_.names[i].find("local ") == std::string::npos) {
           pending_->changes.push_back(fmt::format("{}: {} -> {}", layout_.names[i], before_[i], now[i]));
         }
       }

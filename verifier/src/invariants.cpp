@@ -85,6 +85,7 @@ Invariants::Invariants(Encoder& encoder, const Layout& layout, std::vector<bool>
     inv.hull = AffineHull(inv.dimension);
     inv.dead = &layout.dead[i];
     inv.family = &layout.family;
+    inv.owner = &layout.owner;
     inv.key_dims = layout.key_dims[i];
     positions_.push_back(std::move(inv));
   }

@@ -46,6 +46,7 @@ struct PositionInvariant {
   // so every stage of the walk sees the same values (see shared_dimensions()).
   std::vector<bool> shared;
   const std::vector<std::int32_t>* family = nullptr;  // Layout::family
+  const std::vector<std::int32_t>* owner = nullptr;   // Layout::owner
   [[nodiscard]] bool reached() const { return !parts.empty(); }
   void add(const std::vector<std::int64_t>& point);    // a sampled state
   // A state Z3 found: the hull grows to take it in; a broken bound widens to the range the
@@ -62,6 +63,12 @@ struct PositionInvariant {
   [[nodiscard]] std::optional<std::int64_t> highest(std::size_t i) const;
 
  private:
+  // The values of the key dimensions that belong to variable i's player (its "still to
+  // visit" bits), in key order; empty for a variable of no player.
+  [[nodiscard]] std::vector<std::int64_t> stage(const std::vector<std::int64_t>& point, std::size_t i) const;
+  // The range of variable i over the parts a new part with this key starts from (see weaken).
+  [[nodiscard]] std::pair<std::optional<std::int64_t>, std::optional<std::int64_t>> starting_range(
+      std::size_t i, const std::vector<std::int64_t>& key) const;
   [[nodiscard]] std::vector<std::int64_t> key(const std::vector<std::int64_t>& point) const;
   InvariantPart& part(const std::vector<std::int64_t>& point, bool& created);
 };

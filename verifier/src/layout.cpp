@@ -140,11 +140,17 @@ Layout make_layout(const ir::Ir& ir, const Setting& setting, const CardClasses& 
   std::int32_t families = 0;
   for (const ir::ZoneInfo& zone : ir.zones) {
     for (std::int32_t p = 0; p < (zone.per_player ? setting.seats : 1); ++p) {
-      for (std::int32_t k = 0; k < layout.classes; ++k) layout.family.push_back(zone.per_player ? families : -1);
+      for (std::int32_t k = 0; k < layout.classes; ++k) {
+        layout.family.push_back(zone.per_player ? families : -1);
+        layout.owner.push_back(zone.per_player ? p : -1);
+      }
     }
     if (zone.per_player) families += 1;
   }
-  if (layout.family.size() != layout.names.size()) layout.family.assign(layout.names.size(), -1);
+  if (layout.family.size() != layout.names.size()) {
+    layout.family.assign(layout.names.size(), -1);
+    layout.owner.assign(layout.names.size(), -1);
+  }
   layout.var_index.assign(static_cast<std::size_t>(ir.var_slots), -1);
   for (const ir::VarInfo& v : ir.vars) {
     const std::int32_t width = v.per_player ? setting.seats : 1;
@@ -155,6 +161,7 @@ Layout make_layout(const ir::Ir& ir, const Setting& setting, const CardClasses& 
       layout.var_index[slot] = layout.size();
       layout.names.push_back(v.per_player ? fmt::format("{}({})", v.name, p) : v.name);
       layout.family.push_back(v.per_player ? families : -1);
+      layout.owner.push_back(v.per_player ? p : -1);
     }
     if (v.per_player) ++families;
   }
@@ -199,7 +206,11 @@ Layout make_layout(const ir::Ir& ir, const Setting& setting, const CardClasses& 
       if (kinds.local_element[s] == Kind::kPlayer) {
         layout.local_shape[s] = SlotShape::kPlayerList;
         layout.local_index[s] = layout.size();
-        for (std::int32_t p = 0; p < setting.seats; ++p) layout.names.push_back(fmt::format("{}.to_visit({})", where, p));
+        for (std::int32_t p = 0; p < setting.seats; ++p) {
+          layout.names.push_back(fmt::format("{}.to_visit({})", where, p));
+          layout.owner.resize(layout.names.size(), -1);
+          layout.owner.back() = p;
+        }
         layout.names.push_back(where + ".start_seat");
       } else {
         layout.local_shape[s] = SlotShape::kCountList;
@@ -239,6 +250,8 @@ Layout make_layout(const ir::Ir& ir, const Setting& setting, const CardClasses& 
       total.instance = i;
       layout.derived.push_back(total);
       layout.names.push_back(fmt::format("count({})", ir.instance_names[static_cast<std::size_t>(i)]));
+      layout.owner.resize(layout.names.size(), -1);
+      layout.owner.back() = layout.owner[static_cast<std::size_t>(layout.count_index(i, 0))];
     }
   }
   for (const auto& [dim, name] : player_dims) {
@@ -281,6 +294,7 @@ Layout make_layout(const ir::Ir& ir, const Setting& setting, const CardClasses& 
   // position (instructions times numbers) are not built, the size is all the caller needs.
   if (layout.size() > kMaxStateNumbers) {
     layout.family.resize(layout.names.size(), -1);
+    layout.owner.resize(layout.names.size(), -1);
     return layout;
   }
   // Per position, the dimensions of locals that are not live there.
@@ -320,6 +334,7 @@ Layout make_layout(const ir::Ir& ir, const Setting& setting, const CardClasses& 
     }
   }
   layout.family.resize(layout.names.size(), -1);
+  layout.owner.resize(layout.names.size(), -1);
   return layout;
 }
 

@@ -86,6 +86,9 @@ struct Layout {
   // per-player variable share a family id; -1: none. The invariant search widens them
   // together.
   std::vector<std::int32_t> family;
+  // By index: the player a dimension belongs to (a per-player variable, a zone instance of
+  // one player and its total, a walk's "still to visit" bit for that player), or -1.
+  std::vector<std::int32_t> owner;
   std::int32_t base_size = 0;                // dimensions before the derived ones
   std::vector<Derived> derived;              // dimensions base_size.. size()-1
   std::vector<std::vector<bool>> dead;       // by position: dimensions of stale locals

@@ -72,15 +72,61 @@ void PositionInvariant::add(const std::vector<std::int64_t>& sampled) {
   if (!inside && hull.add(point)) equalities = hull.equalities();
 }
 
+std::vector<std::int64_t> PositionInvariant::stage(const std::vector<std::int64_t>& point, std::size_t i) const {
+  std::vector<std::int64_t> out;
+  const std::int32_t player = owner != nullptr && i < owner->size() ? (*owner)[i] : -1;
+  if (player < 0) return out;
+  for (const std::int32_t d : key_dims) {
+    if ((*owner)[static_cast<std::size_t>(d)] == player) out.push_back(point[static_cast<std::size_t>(d)]);
+  }
+  return out;
+}
+
+std::pair<std::optional<std::int64_t>, std::optional<std::int64_t>> PositionInvariant::starting_range(
+    std::size_t i, const std::vector<std::int64_t>& key) const {
+  // A player's value starts from the parts at the same stage for that player (both still
+  // to visit them, or both past them): a walk that adds to each player in turn has the
+  // range before the player's turn in one set of parts and the range after in the other,
+  // and the union of both would let the next turn add again.
+  const std::int32_t player = owner != nullptr && i < owner->size() ? (*owner)[i] : -1;
+  std::vector<std::size_t> same_stage;
+  if (player >= 0) {
+    for (std::size_t k = 0; k < key_dims.size(); ++k) {
+      if ((*owner)[static_cast<std::size_t>(key_dims[k])] == player) same_stage.push_back(k);
+    }
+  }
+  std::optional<std::int64_t> low, high;
+  bool any = false, kept_low = true, kept_high = true;
+  for (const bool narrow : {true, false}) {
+    if (!narrow && any) break;
+    if (narrow && same_stage.empty()) continue;
+    for (const auto& [k, q] : parts) {
+      bool agrees = true;
+      for (const std::size_t d : same_stage) agrees = agrees && (!narrow || k[d] == key[d]);
+      if (!agrees) continue;
+      if (!q.has_low[i]) kept_low = false;
+      if (!q.has_high[i]) kept_high = false;
+      low = any && low ? std::min(*low, q.low[i]) : q.low[i];
+      high = any && high ? std::max(*high, q.high[i]) : q.high[i];
+      any = true;
+    }
+  }
+  if (!any || !kept_low) low.reset();
+  if (!any || !kept_high) high.reset();
+  return {low, high};
+}
+
 bool PositionInvariant::weaken(const std::vector<std::int64_t>& found, const std::vector<std::int64_t>* global_low,
                                const std::vector<std::int64_t>* global_high) {
   const std::vector<std::int64_t> point = without_dead(found, dead);
   std::vector<std::optional<std::int64_t>> lows, highs;
   const bool fresh = parts.count(key(point)) == 0;
   if (fresh) {
+    const std::vector<std::int64_t> k = key(point);
     for (std::size_t i = 0; i < point.size(); ++i) {
-      lows.push_back(parts.empty() ? std::nullopt : lowest(i));
-      highs.push_back(parts.empty() ? std::nullopt : highest(i));
+      const auto [low, high] = starting_range(i, k);
+      lows.push_back(low);
+      highs.push_back(high);
     }
   }
   bool created = false;
@@ -163,9 +209,11 @@ bool PositionInvariant::weaken(const std::vector<std::int64_t>& found, const std
     // treat the players alike, and Z3 would otherwise find the same state for each of them
     // in turn, one query each (a quarter fewer weakenings on the shipped rulesets, with the
     // same results: docs/verification.md).
+    // A player at another stage of a walk (still to visit where this one is past) is not
+    // alike: the walk may be about to add to one and have added to the other.
     if (family == nullptr || (*family)[i] < 0 || global_low == nullptr || global_high == nullptr) return;
     for (std::size_t j = 0; j < point.size(); ++j) {
-      if (j == i || (*family)[j] != (*family)[i]) continue;
+      if (j == i || (*family)[j] != (*family)[i] || stage(point, j) != stage(point, i)) continue;
       each_bound(j, low, [&](std::int64_t& bound, std::vector<bool>::reference kept) {
         if (!target) {
           kept = false;
