@@ -407,7 +407,7 @@ void add_verify_command(CLI::App& app, int& exit_code) {
                   "States the exhaustive search over decisions may visit (0: no search)")
       ->transform(whole_number(0, 100000000))
       ->default_str("100000");
-  cmd->add_option("--search-seconds", options->search_seconds, "Seconds the exhaustive search may take")
+  cmd->add_option("--search-seconds", options->search_seconds, "Seconds the exhaustive search may take, and as many for long witness games")
       ->transform(decimal_number(0, 1e6))
       ->default_str("20");
   cmd->add_option("--timeout", options->timeout, "Seconds of Z3 time each property may take (all its queries); past it the property is unknown")

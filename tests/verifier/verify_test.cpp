@@ -6,8 +6,10 @@
 #include <string>
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include "interpreter/game_fixture.hpp"
+#include "rulebook/interpreter/simulate.hpp"
 #include "rulebook/logs/replay.hpp"
 #include "rulebook/verifier/verify.hpp"
 #include "support.hpp"
@@ -285,6 +287,52 @@ TEST_CASE("verify: a walk that adds to each player in turn keeps the players it 
       CHECK(points_shown);
     }
   }
+}
+
+TEST_CASE("verify: a rule that fires only in games longer than the sampled ones is shown by a long witness game") {
+  // docs/verification.md, "Long witness games": the sampled games stop at --bound moves; when
+  // some did and a rule or seat is not shown, games played as `rulebook simulate` plays them,
+  // up to 100,000 moves, show it, and each witness names its game.
+  const auto machine = machine_for_file("tests/verifier/cases/late-rule.rules");
+  rv::VerifyOptions options;
+  options.games = 20;
+  options.bound = 50;
+  options.properties = {"reachability", "winnability"};
+  const rv::VerifyReport report = rv::verify(*machine, options);
+  const rv::Finding& reach = finding(report, "reachability");
+  REQUIRE(reach.status == rv::Status::kProved);
+  CHECK(finding(report, "winnability").status == rv::Status::kProved);
+  const auto late = std::find_if(reach.details.begin(), reach.details.end(),
+                                 [](const std::string& d) { return d.starts_with("late: fires in a long simulated game"); });
+  REQUIRE(late != reach.details.end());
+  // "game N of `rulebook simulate --seed 1 --games N+1`": that game, played as simulate plays
+  // it, fires the rule.
+  const std::size_t at = late->find("game ", late->find("long simulated game") + 19);
+  REQUIRE(at != std::string::npos);
+  const std::int64_t index = std::stoll(late->substr(at + 5));
+  CHECK(index >= options.games);
+  CHECK_THAT(*late, Catch::Contains(fmt::format("rulebook simulate --seed 1 --games {}`", index + 1)));
+  ri::GameConfig config;
+  config.players = 2;
+  config.seed = ri::game_seed(1, static_cast<std::uint64_t>(index));
+  const ri::GameResult game = ri::play_random_game(*machine, config, 100000);
+  const auto label = std::find(machine->ir().labels.begin(), machine->ir().labels.end(), "late");
+  REQUIRE(label != machine->ir().labels.end());
+  CHECK(game.fired[static_cast<std::size_t>(label - machine->ir().labels.begin())] > 0);
+  CHECK(std::any_of(report.notes.begin(), report.notes.end(),
+                    [](const std::string& n) { return n.find("long game(s) played") != std::string::npos; }));
+
+  // Without the time for them (--search-seconds 0) the rule is not shown; with sampled games
+  // that end by themselves none is played (the rule fires in those).
+  options.search_seconds = 0;
+  CHECK(finding(rv::verify(*machine, options), "reachability").status == rv::Status::kUnknown);
+  options.search_seconds = 20;
+  options.bound = 2000;
+  options.rounds = 1000;
+  const rv::VerifyReport whole = rv::verify(*machine, options);
+  CHECK(finding(whole, "reachability").status == rv::Status::kProved);
+  CHECK_FALSE(std::any_of(whole.notes.begin(), whole.notes.end(),
+                          [](const std::string& n) { return n.find("long game(s) played") != std::string::npos; }));
 }
 
 TEST_CASE("verify: a member of a set of players held in a variable is a player, not none") {

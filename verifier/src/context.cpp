@@ -86,4 +86,18 @@ Counterexample Context::search_trace(const SearchHit& hit, std::string violation
   return replay_game(machine, config, 0, hit.moves, layout, classes, std::move(violation), hit.draws);
 }
 
+std::string long_game(const Context& ctx, std::int64_t index, const ri::GameResult& game) {
+  // `simulate --logs DIR` names it game-NNNNNN.jsonl (cli/src/simulate_command.cpp).
+  return fmt::format("game {} of `rulebook simulate --seed {} --games {}` with this run's players and options, its "
+                     "log game-{:06}.jsonl with --logs ({} moves, {} rounds; the sampled games stop at {} moves or {} rounds)",
+                     index, ctx.options.seed, index + 1, index, game.moves, game.rounds, ctx.options.bound,
+                     ctx.options.rounds);
+}
+
+std::string games_played(const Context& ctx) {
+  std::string out = fmt::format("in {} simulated games", ctx.sampling.games.size());
+  if (ctx.sampling.witness_games > 0) out += fmt::format(" and {} long ones", ctx.sampling.witness_games);
+  return out;
+}
+
 }  // namespace rulebook::verifier

@@ -66,6 +66,12 @@ struct Context {
   [[nodiscard]] ri::State search_state(const SearchHit& hit) const;
 };
 
+// Where to find long witness game `index` (Sampling::witnesses): the `rulebook simulate`
+// command that plays it, and its length.
+std::string long_game(const Context& ctx, std::int64_t index, const ri::GameResult& game);
+// "in 300 simulated games" and, when long ones were played, "and 41 long ones".
+std::string games_played(const Context& ctx);
+
 // The vacuity guard: every state a sampled game had at a cut point satisfies the invariant
 // there and has a transition in the encoding (an exit of its block, or a fault), and every
 // labelled rule that fired in a game is reachable under the invariants. Returns what

@@ -38,6 +38,13 @@ void check_reachability(Context& ctx, std::vector<Finding>& out) {
   const std::size_t labels = ctx.ir.labels.size();
   std::vector<bool> fired = ctx.sampling.fired(labels);
   std::vector<std::string> searched;
+  for (const auto& [index, game] : ctx.sampling.witnesses) {
+    for (std::size_t l = 0; l < labels && l < game.fired.size(); ++l) {
+      if (fired[l] || game.fired[l] == 0) continue;
+      fired[l] = true;
+      searched.push_back(fmt::format("{}: fires in a long simulated game, {}", ctx.ir.labels[l], long_game(ctx, index, game)));
+    }
+  }
   for (const SearchHit& hit : ctx.search.hits) {
     if (hit.what != SearchHit::What::kFired || hit.index < 0 || static_cast<std::size_t>(hit.index) >= labels) continue;
     if (fired[static_cast<std::size_t>(hit.index)]) continue;
@@ -81,15 +88,14 @@ void check_reachability(Context& ctx, std::vector<Finding>& out) {
     for (const std::string& o : open) f.details.push_back("not shown either way: " + o);
   } else if (open.empty()) {
     f.status = Status::kProved;
-    f.method = "witness games: every rule fired in a simulated game (replayable with its seed) or in one the "
-               "exhaustive search found";
+    f.method = "witness games: every rule fired in a simulated game (replayable with its seed), a long one or one "
+               "the exhaustive search found";
     f.message = fmt::format("all {} labelled rules fire", labels);
     f.details = searched;
   } else {
     f.status = Status::kUnknown;
     f.method = "witness games and Z3";
-    f.message = fmt::format("{} rule(s) never fired in {} simulated games and are not proved dead", open.size(),
-                            ctx.sampling.games.size());
+    f.message = fmt::format("{} rule(s) never fired {} and are not proved dead", open.size(), games_played(ctx));
     f.details = open;
     ctx.note_time(f, ctx.clock);
   }

@@ -48,12 +48,29 @@ struct Sampling {
   // Up to kPointsPerCut distinct abstract states seen at each cut point (the vacuity guard).
   std::map<std::int32_t, std::vector<std::vector<std::int64_t>>> points;
 
+  // Long games played after the sampled ones (play_long_witnesses), those that showed a rule
+  // firing or a seat winning that no game before them showed; by game index (the index of
+  // `rulebook simulate --seed S`'s game). Not candidates for invariants.
+  std::vector<std::pair<std::int64_t, ri::GameResult>> witnesses;
+  std::int64_t witness_games = 0;  // long games played
+  double witness_seconds = 0;
+
   // By rule label: whether it fired (started and then acted) in some sampled game. Reached is
   // not enough: a labelled `if` whose test stays false is reached and never fires.
   [[nodiscard]] std::vector<bool> fired(std::size_t labels) const {
     std::vector<bool> out(labels, false);
     for (const ri::GameResult& g : games) {
       for (std::size_t l = 0; l < labels && l < g.fired.size(); ++l) out[l] = out[l] || g.fired[l] > 0;
+    }
+    return out;
+  }
+  // By seat: whether it is among the winners of some sampled game.
+  [[nodiscard]] std::vector<bool> won(std::int32_t seats) const {
+    std::vector<bool> out(static_cast<std::size_t>(seats), false);
+    for (const ri::GameResult& g : games) {
+      for (const ri::PlayerId p : g.winners) {
+        if (p >= 0 && p < seats) out[static_cast<std::size_t>(p)] = true;
+      }
     }
     return out;
   }
@@ -85,5 +102,17 @@ Sampling sample(const ri::Machine& machine, const ri::GameConfig& config, std::i
                 std::int64_t max_rounds, const Layout& layout, const CardClasses& classes, Invariants& invariants,
                 std::chrono::steady_clock::time_point stop_at = std::chrono::steady_clock::time_point::max(),
                 const std::function<void(std::int64_t)>& played = {});
+
+// Long witness games: the sampled games stop at `--bound` moves and `--rounds` rounds, which
+// keeps the candidate invariants cheap, but a rule may fire (or a seat win) only in longer
+// games. These play on from game index `first` as `rulebook simulate --seed S` plays its
+// games (ri::play_random_game, capped at kWitnessMoves moves, no round cap), so each witness
+// is game N of that command, and stop once every open rule and seat is shown, after
+// `max_games` games or past `seconds`. Games that show something are kept in
+// `out.witnesses`; `open_labels` and `open_seats` lose what they show.
+inline constexpr std::int64_t kWitnessMoves = 100'000;  // `rulebook simulate --max-moves`' default
+void play_long_witnesses(const ri::Machine& machine, const ri::GameConfig& config, std::int64_t first,
+                         std::int64_t max_games, double seconds, std::vector<bool>& open_labels,
+                         std::vector<bool>& open_seats, Sampling& out);
 
 }  // namespace rulebook::verifier

@@ -144,18 +144,25 @@ VerifyReport verify_setting(const ri::Machine& machine, const VerifyOptions& opt
     if (!sampling.broken[i]) goal.invariants.push_back(ir.invariants[i].condition);
   }
   {
-    const std::vector<bool> fired = sampling.fired(ir.labels.size());
-    std::vector<bool> won(static_cast<std::size_t>(setting.seats), false);
-    for (const ri::GameResult& g : sampling.games) {
-      for (const ri::PlayerId p : g.winners) {
-        if (p >= 0 && p < setting.seats) won[static_cast<std::size_t>(p)] = true;
-      }
+    std::vector<bool> open_labels = sampling.fired(ir.labels.size());
+    open_labels.flip();
+    std::vector<bool> open_seats = sampling.won(setting.seats);
+    open_seats.flip();
+    // Long games, only where the caps stopped sampled games: a game that ended by itself
+    // would have ended the same way under any cap. They share the exhaustive search's time
+    // limit (both look for examples) and count as many games as were sampled at most.
+    const bool capped = sampling.capped_moves + sampling.capped_rounds > 0;
+    const bool open = std::find(open_labels.begin(), open_labels.end(), true) != open_labels.end() ||
+                      std::find(open_seats.begin(), open_seats.end(), true) != open_seats.end();
+    if (capped && open && options.search_seconds > 0 && !sampling.looped) {
+      play_long_witnesses(machine, config, static_cast<std::int64_t>(sampling.games.size()), options.games,
+                          options.search_seconds, open_labels, open_seats, sampling);
     }
-    for (std::size_t l = 0; l < fired.size(); ++l) {
-      if (!fired[l]) goal.labels.push_back(static_cast<std::int32_t>(l));
+    for (std::size_t l = 0; l < open_labels.size(); ++l) {
+      if (open_labels[l]) goal.labels.push_back(static_cast<std::int32_t>(l));
     }
     for (std::int32_t p = 0; p < setting.seats; ++p) {
-      if (!won[static_cast<std::size_t>(p)]) goal.winners.push_back(p);
+      if (open_seats[static_cast<std::size_t>(p)]) goal.winners.push_back(p);
     }
   }
   goal.lassos = true;  // the termination check keeps those that stay inside a loop
@@ -206,6 +213,12 @@ VerifyReport verify_setting(const ri::Machine& machine, const VerifyOptions& opt
                                        "the invariants and witnesses come mostly from unfinished games",
                                        sampling.capped_moves + sampling.capped_rounds, sampling.games.size(), sampling.capped_moves,
                                        options.bound, sampling.capped_rounds, options.rounds));
+  }
+  if (sampling.witness_games > 0) {
+    report.notes.push_back(fmt::format("{} long game(s) played past the sampled ones, up to {} moves and no round cap, for the "
+                                       "rules and seats the capped games did not show ({:.1f} s, within --search-seconds): "
+                                       "{} showed something new",
+                                       sampling.witness_games, kWitnessMoves, sampling.witness_seconds, sampling.witnesses.size()));
   }
   if (sampling.long_games > 0) {
     report.notes.push_back(fmt::format("sampling stopped {} game(s) at their last decision after {} instructions (the first: "

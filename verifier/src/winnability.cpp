@@ -39,6 +39,13 @@ void check_winnability(Context& ctx, std::vector<Finding>& out) {
       shown.push_back(fmt::format("player {}: wins the simulated game with seed {}", p, witness[static_cast<std::size_t>(p)]->seed));
       continue;
     }
+    const auto long_win = std::find_if(ctx.sampling.witnesses.begin(), ctx.sampling.witnesses.end(), [&](const auto& w) {
+      return std::find(w.second.winners.begin(), w.second.winners.end(), p) != w.second.winners.end();
+    });
+    if (long_win != ctx.sampling.witnesses.end()) {
+      shown.push_back(fmt::format("player {}: wins a long simulated game, {}", p, long_game(ctx, long_win->first, long_win->second)));
+      continue;
+    }
     bool possible = false;
     for (std::size_t pc = 0; pc < ctx.ir.code.size() && !possible; ++pc) {
       const ir::Instr& in = ctx.ir.code[pc];
@@ -75,8 +82,7 @@ void check_winnability(Context& ctx, std::vector<Finding>& out) {
   } else {
     f.status = Status::kUnknown;
     f.method = "witness games and Z3";
-    f.message = fmt::format("{} never won in {} simulated games and are not proved unable to win", fmt::join(open, ", "),
-                            ctx.sampling.games.size());
+    f.message = fmt::format("{} never won {} and are not proved unable to win", fmt::join(open, ", "), games_played(ctx));
     ctx.note_time(f, ctx.clock);
   }
   f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
