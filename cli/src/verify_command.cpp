@@ -236,6 +236,8 @@ std::string progress_text(const rv::Progress& p) {
   switch (p.stage) {
     case rv::Progress::Stage::kSampling:
       return who + fmt::format("sampling {} {}/{} games", progress_bar(p.done, p.total, 20), p.done, p.total);
+    case rv::Progress::Stage::kWitnesses:
+      return who + fmt::format("long witness games, {} played (at most {})", p.done, p.total);
     case rv::Progress::Stage::kSearch:
       return who + fmt::format("exhaustive search, {} states (at most {})", p.done, p.total);
     case rv::Progress::Stage::kInvariants:

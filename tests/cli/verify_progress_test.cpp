@@ -120,6 +120,18 @@ TEST_CASE("verify: progress on a terminal by default, never with --no-progress, 
   CHECK(rulebook::test::read_text(dir + "/quiet.txt").find("Path: rare bonus deal, 2 players") != std::string::npos);
 }
 
+TEST_CASE("verify --progress: the long witness games are a stage of their own", "[vgraph][verify]") {
+  // docs/verification.md, "Progress": a rule that fires only after the sampled games' cap is
+  // shown by long games, and the line says how many are played of how many at most.
+  const auto r = run_rulebook("verify " + quoted_path(source_path("tests/verifier/cases/late-rule.rules")) +
+                              " --players 2 --games 20 --bound 50 --property reachability --progress");
+  CHECK(r.exit_code == 0);
+  // The line is drawn at most ten times a second: the count shown may be 0 or 1.
+  CHECK(r.err.find("verify, 2 players: long witness games, ") != std::string::npos);
+  CHECK(r.err.find(" played (at most 20)") != std::string::npos);
+  CHECK(r.out.find("late: fires in a long simulated game") != std::string::npos);
+}
+
 TEST_CASE("verify: --progress and --no-progress together are bad input", "[vgraph][verify]") {
   const auto r = run_rulebook("verify " + quoted_path(kFile) + " --progress --no-progress");
   CHECK(r.exit_code == 2);

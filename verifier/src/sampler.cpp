@@ -169,31 +169,33 @@ Sampling sample(const ri::Machine& machine, const ri::GameConfig& config, std::i
 
 void play_long_witnesses(const ri::Machine& machine, const ri::GameConfig& config, std::int64_t first,
                          std::int64_t max_games, double seconds, std::vector<bool>& open_labels,
-                         std::vector<bool>& open_seats, Sampling& out) {
+                         std::vector<bool>& open_seats, Sampling& out,
+                         const std::function<void(std::int64_t)>& played) {
   const auto started = std::chrono::steady_clock::now();
   const auto open = [](const std::vector<bool>& v) { return std::find(v.begin(), v.end(), true) != v.end(); };
   for (std::int64_t k = 0; k < max_games && (open(open_labels) || open(open_seats)); ++k) {
-    // The first game is always played (a budget of 0 s plays none only through max_games).
+    // The first game is always played: the caller skips the phase when it has no time.
     if (k > 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() >= seconds) break;
     ri::GameConfig game = config;
     const std::int64_t index = first + k;
     game.seed = ri::game_seed(config.seed, static_cast<std::uint64_t>(index));
-    ri::GameResult played = ri::play_random_game(machine, game, kWitnessMoves);
+    ri::GameResult result = ri::play_random_game(machine, game, kWitnessMoves);
     ++out.witness_games;
+    if (played) played(out.witness_games);
     bool shows = false;
-    for (std::size_t l = 0; l < open_labels.size() && l < played.fired.size(); ++l) {
-      if (open_labels[l] && played.fired[l] > 0) {
+    for (std::size_t l = 0; l < open_labels.size() && l < result.fired.size(); ++l) {
+      if (open_labels[l] && result.fired[l] > 0) {
         open_labels[l] = false;
         shows = true;
       }
     }
-    for (const ri::PlayerId p : played.winners) {
+    for (const ri::PlayerId p : result.winners) {
       if (p >= 0 && static_cast<std::size_t>(p) < open_seats.size() && open_seats[static_cast<std::size_t>(p)]) {
         open_seats[static_cast<std::size_t>(p)] = false;
         shows = true;
       }
     }
-    if (shows) out.witnesses.emplace_back(index, std::move(played));
+    if (shows) out.witnesses.emplace_back(index, std::move(result));
   }
   out.witness_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 }

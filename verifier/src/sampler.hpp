@@ -113,6 +113,7 @@ Sampling sample(const ri::Machine& machine, const ri::GameConfig& config, std::i
 inline constexpr std::int64_t kWitnessMoves = 100'000;  // `rulebook simulate --max-moves`' default
 void play_long_witnesses(const ri::Machine& machine, const ri::GameConfig& config, std::int64_t first,
                          std::int64_t max_games, double seconds, std::vector<bool>& open_labels,
-                         std::vector<bool>& open_seats, Sampling& out);
+                         std::vector<bool>& open_seats, Sampling& out,
+                         const std::function<void(std::int64_t)>& played = {});
 
 }  // namespace rulebook::verifier

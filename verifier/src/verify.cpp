@@ -156,7 +156,8 @@ VerifyReport verify_setting(const ri::Machine& machine, const VerifyOptions& opt
                       std::find(open_seats.begin(), open_seats.end(), true) != open_seats.end();
     if (capped && open && options.search_seconds > 0 && !sampling.looped) {
       play_long_witnesses(machine, config, static_cast<std::int64_t>(sampling.games.size()), options.games,
-                          options.search_seconds, open_labels, open_seats, sampling);
+                          options.search_seconds, open_labels, open_seats, sampling,
+                          counted(Progress::Stage::kWitnesses, options.games));
     }
     for (std::size_t l = 0; l < open_labels.size(); ++l) {
       if (open_labels[l]) goal.labels.push_back(static_cast<std::int32_t>(l));

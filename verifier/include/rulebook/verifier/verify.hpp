@@ -70,6 +70,7 @@ struct Finding {
 struct Progress {
   enum class Stage {
     kSampling,    // the games that suggest invariants: done/total games
+    kWitnesses,   // long witness games (docs/verification.md): done games, of at most total
     kSearch,      // the exhaustive search: done states, of at most total
     kInvariants,  // the invariant search: `left` positions still to check, done queries
     kProperty,    // deciding `property`: done properties of total
