@@ -63,8 +63,10 @@ struct PositionInvariant {
   [[nodiscard]] std::optional<std::int64_t> highest(std::size_t i) const;
 
  private:
-  // The values of the key dimensions that belong to variable i's player (its "still to
-  // visit" bits), in key order; empty for a variable of no player.
+  // The positions in the key of the dimensions that belong to variable i's player (its
+  // "still to visit" bits); empty for a variable of no player.
+  [[nodiscard]] std::vector<std::size_t> stage_keys(std::size_t i) const;
+  // The values of those dimensions in `point`, in key order.
   [[nodiscard]] std::vector<std::int64_t> stage(const std::vector<std::int64_t>& point, std::size_t i) const;
   // The range of variable i over the parts a new part with this key starts from (see weaken).
   [[nodiscard]] std::pair<std::optional<std::int64_t>, std::optional<std::int64_t>> starting_range(

@@ -151,6 +151,11 @@ Layout make_layout(const ir::Ir& ir, const Setting& setting, const CardClasses& 
     layout.family.assign(layout.names.size(), -1);
     layout.owner.assign(layout.names.size(), -1);
   }
+  // The dimension just named belongs to player p (dimensions named without one get -1).
+  const auto owned_by = [&layout](std::int32_t p) {
+    layout.owner.resize(layout.names.size(), -1);
+    layout.owner.back() = p;
+  };
   layout.var_index.assign(static_cast<std::size_t>(ir.var_slots), -1);
   for (const ir::VarInfo& v : ir.vars) {
     const std::int32_t width = v.per_player ? setting.seats : 1;
@@ -208,8 +213,7 @@ Layout make_layout(const ir::Ir& ir, const Setting& setting, const CardClasses& 
         layout.local_index[s] = layout.size();
         for (std::int32_t p = 0; p < setting.seats; ++p) {
           layout.names.push_back(fmt::format("{}.to_visit({})", where, p));
-          layout.owner.resize(layout.names.size(), -1);
-          layout.owner.back() = p;
+          owned_by(p);
         }
         layout.names.push_back(where + ".start_seat");
       } else {
@@ -250,8 +254,7 @@ Layout make_layout(const ir::Ir& ir, const Setting& setting, const CardClasses& 
       total.instance = i;
       layout.derived.push_back(total);
       layout.names.push_back(fmt::format("count({})", ir.instance_names[static_cast<std::size_t>(i)]));
-      layout.owner.resize(layout.names.size(), -1);
-      layout.owner.back() = layout.owner[static_cast<std::size_t>(layout.count_index(i, 0))];
+      owned_by(layout.owner[static_cast<std::size_t>(layout.count_index(i, 0))]);
     }
   }
   for (const auto& [dim, name] : player_dims) {

@@ -19,6 +19,22 @@ std::vector<std::int64_t> without_dead(const std::vector<std::int64_t>& point, c
   return out;
 }
 
+// The loosest bound over the parts whose key `among` takes (all parts by default), or
+// nothing if one of them has none.
+template <typename Pick, typename Among = bool (*)(const std::vector<std::int64_t>&)>
+std::optional<std::int64_t> loosest(const std::map<std::vector<std::int64_t>, InvariantPart>& parts, std::size_t i,
+                                    bool high, Pick pick,
+                                    Among among = [](const std::vector<std::int64_t>&) { return true; }) {
+  std::optional<std::int64_t> out;
+  for (const auto& [k, p] : parts) {
+    if (!among(k)) continue;
+    if (!(high ? p.has_high[i] : p.has_low[i])) return std::nullopt;
+    const std::int64_t v = high ? p.high[i] : p.low[i];
+    out = out ? pick(*out, v) : v;
+  }
+  return out;
+}
+
 }  // namespace
 
 // States Z3 finds at one position that join the hull before violated equalities are
@@ -72,13 +88,19 @@ void PositionInvariant::add(const std::vector<std::int64_t>& sampled) {
   if (!inside && hull.add(point)) equalities = hull.equalities();
 }
 
-std::vector<std::int64_t> PositionInvariant::stage(const std::vector<std::int64_t>& point, std::size_t i) const {
-  std::vector<std::int64_t> out;
+std::vector<std::size_t> PositionInvariant::stage_keys(std::size_t i) const {
+  std::vector<std::size_t> out;
   const std::int32_t player = owner != nullptr && i < owner->size() ? (*owner)[i] : -1;
   if (player < 0) return out;
-  for (const std::int32_t d : key_dims) {
-    if ((*owner)[static_cast<std::size_t>(d)] == player) out.push_back(point[static_cast<std::size_t>(d)]);
+  for (std::size_t k = 0; k < key_dims.size(); ++k) {
+    if ((*owner)[static_cast<std::size_t>(key_dims[k])] == player) out.push_back(k);
   }
+  return out;
+}
+
+std::vector<std::int64_t> PositionInvariant::stage(const std::vector<std::int64_t>& point, std::size_t i) const {
+  std::vector<std::int64_t> out;
+  for (const std::size_t k : stage_keys(i)) out.push_back(point[static_cast<std::size_t>(key_dims[k])]);
   return out;
 }
 
@@ -87,33 +109,15 @@ std::pair<std::optional<std::int64_t>, std::optional<std::int64_t>> PositionInva
   // A player's value starts from the parts at the same stage for that player (both still
   // to visit them, or both past them): a walk that adds to each player in turn has the
   // range before the player's turn in one set of parts and the range after in the other,
-  // and the union of both would let the next turn add again.
-  const std::int32_t player = owner != nullptr && i < owner->size() ? (*owner)[i] : -1;
-  std::vector<std::size_t> same_stage;
-  if (player >= 0) {
-    for (std::size_t k = 0; k < key_dims.size(); ++k) {
-      if ((*owner)[static_cast<std::size_t>(key_dims[k])] == player) same_stage.push_back(k);
-    }
-  }
-  std::optional<std::int64_t> low, high;
-  bool any = false, kept_low = true, kept_high = true;
-  for (const bool narrow : {true, false}) {
-    if (!narrow && any) break;
-    if (narrow && same_stage.empty()) continue;
-    for (const auto& [k, q] : parts) {
-      bool agrees = true;
-      for (const std::size_t d : same_stage) agrees = agrees && (!narrow || k[d] == key[d]);
-      if (!agrees) continue;
-      if (!q.has_low[i]) kept_low = false;
-      if (!q.has_high[i]) kept_high = false;
-      low = any && low ? std::min(*low, q.low[i]) : q.low[i];
-      high = any && high ? std::max(*high, q.high[i]) : q.high[i];
-      any = true;
-    }
-  }
-  if (!any || !kept_low) low.reset();
-  if (!any || !kept_high) high.reset();
-  return {low, high};
+  // and the union of both would let the next turn add again. With no such part, from all.
+  const std::vector<std::size_t> keys = stage_keys(i);
+  const auto same_stage = [&](const std::vector<std::int64_t>& k) {
+    return std::all_of(keys.begin(), keys.end(), [&](std::size_t d) { return k[d] == key[d]; });
+  };
+  const bool any = !keys.empty() && std::any_of(parts.begin(), parts.end(), [&](const auto& p) { return same_stage(p.first); });
+  if (!any) return {lowest(i), highest(i)};
+  return {loosest(parts, i, false, [](std::int64_t a, std::int64_t b) { return std::min(a, b); }, same_stage),
+          loosest(parts, i, true, [](std::int64_t a, std::int64_t b) { return std::max(a, b); }, same_stage)};
 }
 
 bool PositionInvariant::weaken(const std::vector<std::int64_t>& found, const std::vector<std::int64_t>* global_low,
@@ -212,8 +216,9 @@ bool PositionInvariant::weaken(const std::vector<std::int64_t>& found, const std
     // A player at another stage of a walk (still to visit where this one is past) is not
     // alike: the walk may be about to add to one and have added to the other.
     if (family == nullptr || (*family)[i] < 0 || global_low == nullptr || global_high == nullptr) return;
+    const std::vector<std::int64_t> own_stage = stage(point, i);
     for (std::size_t j = 0; j < point.size(); ++j) {
-      if (j == i || (*family)[j] != (*family)[i] || stage(point, j) != stage(point, i)) continue;
+      if (j == i || (*family)[j] != (*family)[i] || stage(point, j) != own_stage) continue;
       each_bound(j, low, [&](std::int64_t& bound, std::vector<bool>::reference kept) {
         if (!target) {
           kept = false;
@@ -234,20 +239,6 @@ bool PositionInvariant::weaken(const std::vector<std::int64_t>& found, const std
   return changed;
 }
 
-namespace {
-// The loosest bound over all parts, or nothing if some part has none.
-template <typename Pick>
-std::optional<std::int64_t> loosest(const std::map<std::vector<std::int64_t>, InvariantPart>& parts, std::size_t i,
-                                    bool high, Pick pick) {
-  std::optional<std::int64_t> out;
-  for (const auto& [k, p] : parts) {
-    if (!(high ? p.has_high[i] : p.has_low[i])) return std::nullopt;
-    const std::int64_t v = high ? p.high[i] : p.low[i];
-    out = out ? pick(*out, v) : v;
-  }
-  return out;
-}
-}  // namespace
 
 std::optional<std::int64_t> PositionInvariant::lowest(std::size_t i) const {
   return loosest(parts, i, false, [](std::int64_t a, std::int64_t b) { return std::min(a, b); });

@@ -150,11 +150,10 @@ VerifyReport verify_setting(const ri::Machine& machine, const VerifyOptions& opt
     open_seats.flip();
     // Long games, only where the caps stopped sampled games: a game that ended by itself
     // would have ended the same way under any cap. They share the exhaustive search's time
-    // limit (both look for examples) and count as many games as were sampled at most.
+    // limit (both look for examples) and count as many games as were sampled at most; with
+    // nothing open, none is played.
     const bool capped = sampling.capped_moves + sampling.capped_rounds > 0;
-    const bool open = std::find(open_labels.begin(), open_labels.end(), true) != open_labels.end() ||
-                      std::find(open_seats.begin(), open_seats.end(), true) != open_seats.end();
-    if (capped && open && options.search_seconds > 0 && !sampling.looped) {
+    if (capped && options.search_seconds > 0 && !sampling.looped) {
       play_long_witnesses(machine, config, static_cast<std::int64_t>(sampling.games.size()), options.games,
                           options.search_seconds, open_labels, open_seats, sampling,
                           counted(Progress::Stage::kWitnesses, options.games));
